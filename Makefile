@@ -1,0 +1,44 @@
+# JobCtrl — thin, documented wrappers.  Every target sets itself up on a fresh machine:
+# uv is installed with pip when missing, then the locked workspace is synced.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+RUN := $(UV) run --all-packages --locked
+
+.PHONY: help install browser services test test-fast check lint types imports schemas bench demo clean
+
+help: ## List the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
+
+install: ## Install uv (if missing) and the locked workspace into .venv
+	@command -v uv >/dev/null 2>&1 || python3 -m pip install --quiet --user uv || python3 -m pip install --quiet uv
+	@$(UV) sync --all-packages --locked --quiet
+
+browser: ## Install Debian's chromium (for PDF rendering and browser tests) if missing
+	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+services: ## Start the local PostgreSQL server if it is not answering
+	@pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
+	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && exit 0; sleep 1; done; echo "PostgreSQL did not start" >&2; exit 1
+
+test: install browser services ## Run the whole test suite (SQLite and PostgreSQL, Temporal dev server, Chromium)
+	@$(RUN) pytest -q
+
+check: install ## Lint, strict types, import boundaries between contexts, generated-schema parity
+	@$(RUN) ruff check .
+	@$(RUN) ruff format --check .
+	@$(RUN) mypy
+	@$(RUN) lint-imports
+	@$(RUN) jobctrl schemas check
+
+schemas: install ## Regenerate packages/domain-types/src/events from the registry
+	@$(RUN) jobctrl schemas generate
+
+bench: install services ## Measure throughput; prints ratios against same-run baselines, writes .bench/results.json
+	@$(RUN) python -m jobctrl.runtime.bench
+
+demo: install browser ## The main job: run the whole pipeline on the embedded defaults
+	@$(RUN) jobctrl demo
+
+clean: ## Remove caches and the virtualenv
+	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .bench

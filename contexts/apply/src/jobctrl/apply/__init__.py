@@ -1,0 +1,1 @@
+"""The apply bounded context."""

@@ -1,0 +1,190 @@
+"""Published events of the Contact & Outreach context.
+
+Payloads deliberately carry no names, emails or page bodies: personal values live only in the
+per-contact encrypted fields added by the contact aggregates, so forgetting a contact's key erases them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from jobctrl.kernel.events import DomainEvent
+
+ContactRole = Literal["recruiter", "hiring_manager", "referrer", "warm_intro", "other"]
+ContactSourceKind = Literal["user_entered", "public_web_page", "user_imported_list", "derived"]
+
+
+class ContactCreated(DomainEvent, frozen=True):
+    event_type = "ContactCreated"
+    contact_id: str
+    employer: str | None
+    job_id: str | None
+    role: ContactRole
+    created_at: str
+
+
+class ContactUpdated(DomainEvent, frozen=True):
+    event_type = "ContactUpdated"
+    contact_id: str
+    changed_fields: list[str]
+    updated_at: str
+
+
+class ContactAttributeRecorded(DomainEvent, frozen=True):
+    event_type = "ContactAttributeRecorded"
+    contact_id: str
+    attribute_id: str
+    attribute_kind: str
+    source_kind: ContactSourceKind
+    source_ref: str
+    capture_method: str
+    confidence: float
+    user_confirmed: bool
+    recorded_at: str
+
+
+class ContactDeleted(DomainEvent, frozen=True):
+    event_type = "ContactDeleted"
+    contact_id: str
+    reason: str
+    deleted_at: str
+
+
+class WarmIntroIdentified(DomainEvent, frozen=True):
+    event_type = "WarmIntroIdentified"
+    contact_id: str
+    relationship_id: str
+    match_basis: str
+    confidence: float
+    identified_at: str
+
+
+class ContactResearchTaskStarted(DomainEvent, frozen=True):
+    event_type = "ContactResearchTaskStarted"
+    task_id: str
+    employer: str | None
+    job_id: str | None
+    started_at: str
+
+
+class ContactCandidateProposed(DomainEvent, frozen=True):
+    event_type = "ContactCandidateProposed"
+    task_id: str
+    candidate_id: str
+    role: str
+    source_kind: str
+    source_ref: str
+    capture_method: str
+    confidence: float
+    proposed_at: str
+
+
+class ContactResearchTaskNeedsReview(DomainEvent, frozen=True):
+    event_type = "ContactResearchTaskNeedsReview"
+    task_id: str
+    candidate_count: int
+    needs_review_at: str
+
+
+class ContactResearchTaskCompleted(DomainEvent, frozen=True):
+    event_type = "ContactResearchTaskCompleted"
+    task_id: str
+    confirmed_count: int
+    completed_at: str
+
+
+class ContactResearchTaskFailed(DomainEvent, frozen=True):
+    event_type = "ContactResearchTaskFailed"
+    task_id: str
+    error_class: str
+    retryable: bool
+    failed_at: str
+
+
+class OutreachDraftGenerated(DomainEvent, frozen=True):
+    event_type = "OutreachDraftGenerated"
+    thread_id: str
+    contact_id: str
+    job_id: str | None
+    draft_id: str
+    generation: int
+    kind: Literal["intro_request", "follow_up"]
+    generated_at: str
+
+
+class OutreachDraftRevised(DomainEvent, frozen=True):
+    event_type = "OutreachDraftRevised"
+    thread_id: str
+    draft_id: str
+    generation: int
+    revised_at: str
+
+
+class OutreachDraftApproved(DomainEvent, frozen=True):
+    event_type = "OutreachDraftApproved"
+    thread_id: str
+    draft_id: str
+    generation: int
+    approved_at: str
+
+
+class OutreachDraftRejected(DomainEvent, frozen=True):
+    event_type = "OutreachDraftRejected"
+    thread_id: str
+    draft_id: str
+    generation: int
+    reason: str
+    rejected_at: str
+
+
+class OutreachSendLogged(DomainEvent, frozen=True):
+    event_type = "OutreachSendLogged"
+    thread_id: str
+    draft_id: str
+    channel: str
+    sent_at: str
+    logged_at: str
+
+
+class FollowUpScheduled(DomainEvent, frozen=True):
+    event_type = "FollowUpScheduled"
+    thread_id: str
+    job_id: str | None
+    due_at: str
+    basis: str
+    scheduled_at: str
+
+
+class FollowUpCompleted(DomainEvent, frozen=True):
+    event_type = "FollowUpCompleted"
+    thread_id: str
+    completed_at: str
+
+
+class FollowUpDismissed(DomainEvent, frozen=True):
+    event_type = "FollowUpDismissed"
+    thread_id: str
+    reason: str
+    dismissed_at: str
+
+
+EVENTS: tuple[type[DomainEvent], ...] = (
+    ContactCreated,
+    ContactUpdated,
+    ContactAttributeRecorded,
+    ContactDeleted,
+    WarmIntroIdentified,
+    ContactResearchTaskStarted,
+    ContactCandidateProposed,
+    ContactResearchTaskNeedsReview,
+    ContactResearchTaskCompleted,
+    ContactResearchTaskFailed,
+    OutreachDraftGenerated,
+    OutreachDraftRevised,
+    OutreachDraftApproved,
+    OutreachDraftRejected,
+    OutreachSendLogged,
+    FollowUpScheduled,
+    FollowUpCompleted,
+    FollowUpDismissed,
+)

@@ -1,0 +1,222 @@
+"""Published events of the Discovery context (importable without the aggregates)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from jobctrl.kernel.events import DomainEvent
+
+AtsKind = Literal["workday", "greenhouse", "lever", "ashby", "other"]
+SourceKind = Literal[
+    "ats_api",
+    "employer_careers_page",
+    "official_api",
+    "licensed_feed",
+    "niche_board",
+    "broad_board",
+    "smart_extract",
+    "user_mediated_capture",
+]
+SourceState = Literal["active", "experimental", "quarantined", "disabled"]
+FeedbackKind = Literal[
+    "saved",
+    "applied",
+    "dismissed",
+    "stale",
+    "duplicate",
+    "wrong_company",
+    "wrong_location",
+    "bad_source",
+    "useful",
+    "irrelevant",
+]
+
+
+class JobDiscovered(DomainEvent, frozen=True):
+    event_type = "JobDiscovered"
+    job_id: str
+    posting_url: str
+    source: str
+    employer: str
+    metadata: dict[str, Any]
+    discovered_at: str
+
+
+class JobUpdated(DomainEvent, frozen=True):
+    event_type = "JobUpdated"
+    job_id: str
+    changed_fields: dict[str, Any]
+
+
+class JobDeleted(DomainEvent, frozen=True):
+    event_type = "JobDeleted"
+    job_id: str
+    reason: str
+    deleted_at: str
+
+
+class JobRestored(DomainEvent, frozen=True):
+    event_type = "JobRestored"
+    job_id: str
+    restored_at: str
+
+
+class JobHidden(DomainEvent, frozen=True):
+    event_type = "JobHidden"
+    job_id: str
+    reason: str
+    hidden_at: str
+
+
+class JobUnhidden(DomainEvent, frozen=True):
+    event_type = "JobUnhidden"
+    job_id: str
+    unhidden_at: str
+
+
+class JobSourceObserved(DomainEvent, frozen=True):
+    event_type = "JobSourceObserved"
+    job_id: str
+    source_observation_id: str
+    source_id: str
+    source_native_id: str
+    observed_url: str
+    run_id: str
+    observed_at: str
+
+
+class DiscoveryRunStarted(DomainEvent, frozen=True):
+    event_type = "DiscoveryRunStarted"
+    run_id: str
+    source_ids: list[str]
+    profile_snapshot_id: str | None
+    started_at: str
+
+
+class DiscoveryRunCounts(msgspec.Struct, frozen=True, rename="camel"):
+    total: int
+    new_jobs: int
+    existing_jobs: int
+    observed_jobs: int
+    duplicate_jobs: int
+    rejected_duplicates: int
+
+
+class DiscoveryRunCompleted(DomainEvent, frozen=True):
+    event_type = "DiscoveryRunCompleted"
+    run_id: str
+    counts: DiscoveryRunCounts
+    error_classes: list[str]
+    completed_at: str
+
+
+class DiscoveryRunFailed(DomainEvent, frozen=True):
+    event_type = "DiscoveryRunFailed"
+    run_id: str
+    source_id: str
+    error_class: str
+    retryable: bool
+    failed_at: str
+
+
+class CanonicalJobIdentityResolved(DomainEvent, frozen=True):
+    event_type = "CanonicalJobIdentityResolved"
+    job_id: str
+    canonical_url: str
+    ats_kind: AtsKind
+    source_native_id: str
+    confidence: float
+
+
+class DuplicateJobLinked(DomainEvent, frozen=True):
+    event_type = "DuplicateJobLinked"
+    duplicate_link_id: str
+    surviving_job_id: str
+    superseded_job_or_observation_id: str
+    reason: str
+    confidence: float
+
+
+class DuplicateJobLinkRejected(DomainEvent, frozen=True):
+    event_type = "DuplicateJobLinkRejected"
+    duplicate_link_id: str
+    job_id: str
+    candidate_posting_url: str
+    reason: str
+    rejected_at: str
+
+
+class DiscoveryFeedbackRecorded(DomainEvent, frozen=True):
+    event_type = "DiscoveryFeedbackRecorded"
+    feedback_id: str
+    job_id: str
+    source_id: str | None
+    kind: FeedbackKind
+    recorded_at: str
+
+
+class SourceLocationCandidateDiscovered(DomainEvent, frozen=True):
+    event_type = "SourceLocationCandidateDiscovered"
+    candidate_id: str
+    candidate_url: str
+    source_kind: SourceKind
+    confidence: float
+    evidence_ref: str
+    discovered_at: str
+
+
+class SourceLocationCandidatePromoted(DomainEvent, frozen=True):
+    event_type = "SourceLocationCandidatePromoted"
+    candidate_id: str
+    source_id: str
+    promoted_at: str
+
+
+class SourceRegistryEntryCreated(DomainEvent, frozen=True):
+    event_type = "SourceRegistryEntryCreated"
+    source_id: str
+    kind: SourceKind
+    policy_id: str
+    state: SourceState
+    created_at: str
+
+
+class SourceRegistryEntryUpdated(DomainEvent, frozen=True):
+    event_type = "SourceRegistryEntryUpdated"
+    source_id: str
+    changed_fields: list[str]
+    updated_at: str
+
+
+class SourceStateChanged(DomainEvent, frozen=True):
+    event_type = "SourceStateChanged"
+    source_id: str
+    from_state: SourceState
+    to_state: SourceState
+    reason: str
+    changed_at: str
+
+
+EVENTS: tuple[type[DomainEvent], ...] = (
+    JobDiscovered,
+    JobUpdated,
+    JobDeleted,
+    JobRestored,
+    JobHidden,
+    JobUnhidden,
+    JobSourceObserved,
+    DiscoveryRunStarted,
+    DiscoveryRunCompleted,
+    DiscoveryRunFailed,
+    CanonicalJobIdentityResolved,
+    DuplicateJobLinked,
+    DuplicateJobLinkRejected,
+    DiscoveryFeedbackRecorded,
+    SourceLocationCandidateDiscovered,
+    SourceLocationCandidatePromoted,
+    SourceRegistryEntryCreated,
+    SourceRegistryEntryUpdated,
+    SourceStateChanged,
+)

@@ -1,0 +1,1 @@
+"""The enrichment bounded context."""

@@ -1,0 +1,1 @@
+"""The materials bounded context."""

@@ -1,0 +1,136 @@
+"""Step definitions for features/kernel/registry.feature."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from pytest_bdd import given, parsers, scenarios, then, when
+
+from jobctrl.domain_types import registry
+from jobctrl.domain_types.schemas import EVENTS_DIR, SchemaParityError, check, generate
+from jobctrl.kernel.catalog import REFERENCE_EVENT_NAMES
+from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.registry import EventRegistry, Upcaster
+
+scenarios("kernel/registry.feature")
+
+
+class JobHiddenV1Plus(DomainEvent, frozen=True):
+    """JobHidden with an extra field but the same schema version (the mistake)."""
+
+    event_type = "JobHidden"
+    job_id: str
+    reason: str
+    hidden_at: str
+    hidden_by: str
+
+
+class JobHiddenV2(DomainEvent, frozen=True):
+    event_type = "JobHidden"
+    schema_version = 2
+    job_id: str
+    reason: str
+    hidden_at: str
+    hidden_by: str
+
+
+def _replace(
+    reg: EventRegistry, cls: type[DomainEvent], upcasters: tuple[Upcaster, ...] = ()
+) -> EventRegistry:
+    return EventRegistry(tuple(cls if c.event_type == cls.event_type else c for c in reg.classes), upcasters)
+
+
+@pytest.fixture
+def ctx() -> dict[str, Any]:
+    return {}
+
+
+@given("the JobCtrl registry")
+def the_registry(ctx: dict[str, Any]) -> None:
+    ctx["registry"] = registry()
+
+
+@given("generated artefacts for the JobCtrl registry")
+def artefacts(ctx: dict[str, Any], tmp_path: Path) -> None:
+    target = tmp_path / "events"
+    shutil.copytree(EVENTS_DIR, target)
+    ctx["registry"], ctx["target"] = registry(), target
+
+
+@when("two event types swap places")
+def swap(ctx: dict[str, Any]) -> None:
+    classes = list(ctx["registry"].classes)
+    classes[3], classes[4] = classes[4], classes[3]
+    ctx["candidate"] = EventRegistry(tuple(classes))
+
+
+@when("the last event type is removed")
+def remove_last(ctx: dict[str, Any]) -> None:
+    ctx["candidate"] = EventRegistry(ctx["registry"].classes[:-1])
+
+
+@when("JobHidden gains a field but keeps schema version 1")
+def widen_same_version(ctx: dict[str, Any]) -> None:
+    ctx["candidate"] = _replace(ctx["registry"], JobHiddenV1Plus)
+
+
+@when("JobHidden gains a field under schema version 2 with an upcaster from version 1")
+def widen_new_version(ctx: dict[str, Any]) -> None:
+    up = Upcaster("JobHidden", 1, lambda p: {**p, "hiddenBy": "unknown"})
+    ctx["candidate"] = _replace(ctx["registry"], JobHiddenV2, (up,))
+
+
+@then("its first 100 event types are the reference names in the reference order")
+def reference_order(ctx: dict[str, Any]) -> None:
+    assert ctx["registry"].names[:100] == REFERENCE_EVENT_NAMES
+
+
+@then("it has no StageQueued, DiscoveryRunProgress or CoverLetterFailed event")
+def not_events(ctx: dict[str, Any]) -> None:
+    for name in ("StageQueued", "DiscoveryRunProgress", "CoverLetterFailed"):
+        assert name not in ctx["registry"]
+
+
+@then("the generated schemas, registry.json and TypeScript types are current")
+def current(ctx: dict[str, Any]) -> None:
+    check(ctx["registry"])
+
+
+@then(parsers.parse("the check fails naming the moved event type"))
+def fails_moved(ctx: dict[str, Any]) -> None:
+    with pytest.raises(SchemaParityError) as caught:
+        check(ctx["candidate"], ctx["target"])
+    moved = ctx["registry"].names[3]
+    assert any(p.startswith(f"{moved} moved from index 3") for p in caught.value.problems)
+
+
+@then("the check fails naming the removed event type")
+def fails_removed(ctx: dict[str, Any]) -> None:
+    with pytest.raises(SchemaParityError) as caught:
+        check(ctx["candidate"], ctx["target"])
+    assert f"{ctx['registry'].names[-1]} (index {len(ctx['registry']) - 1}) was removed" in str(caught.value)
+
+
+@then("the check fails saying JobHidden changed shape without a new schema version")
+def fails_shape(ctx: dict[str, Any]) -> None:
+    with pytest.raises(SchemaParityError) as caught:
+        generate(ctx["candidate"], ctx["target"])
+    assert "JobHidden changed shape without a new schema version (still v1)" in caught.value.problems
+
+
+@then("a stored version 1 JobHidden payload decodes as version 2")
+def upcast(ctx: dict[str, Any]) -> None:
+    payload = msgspec.json.encode({"jobId": "j", "reason": "r", "hiddenAt": "2026-01-01T00:00:00Z"})
+    event = ctx["candidate"].decode_payload("JobHidden", payload, 1)
+    assert event == JobHiddenV2(job_id="j", reason="r", hidden_at="2026-01-01T00:00:00Z", hidden_by="unknown")
+
+
+@then("regenerating the artefacts succeeds")
+def regenerate(ctx: dict[str, Any]) -> None:
+    written = generate(ctx["candidate"], ctx["target"])
+    assert "JobHidden.schema.json" in written
+    check(ctx["candidate"], ctx["target"])

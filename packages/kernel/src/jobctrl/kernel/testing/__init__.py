@@ -1,0 +1,1 @@
+"""Test support shipped with the kernel: database fixtures for SQLite and PostgreSQL."""

@@ -1,0 +1,90 @@
+"""The project's pytest plugin (loaded with ``-p jobctrl.kernel.testing.plugin``).
+
+* ``db_url`` / ``database``: a fresh database per test, parametrised over SQLite and PostgreSQL for
+  tests marked ``both_databases`` (the store and projection suites); SQLite only otherwise.
+  PostgreSQL gets a schema of its own per test, dropped afterwards, so test runs never see each
+  other's rows.  The server is ``JOBCTRL_TEST_PG_URL`` (default: the local trust-auth server).
+* Markers follow the path: anything under ``features/`` is ``bdd``.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from jobctrl.kernel.store.database import Database, normalize_url, open_database
+
+DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def pg_admin_url() -> str:
+    return normalize_url(os.environ.get("JOBCTRL_TEST_PG_URL", DEFAULT_PG_URL))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "both_databases: run the test on SQLite and on PostgreSQL")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "db_kind" in metafunc.fixturenames:
+        both = metafunc.definition.get_closest_marker("both_databases") is not None
+        kinds = ["sqlite", "postgres"] if both else ["sqlite"]
+        metafunc.parametrize("db_kind", kinds, ids=kinds)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.fspath))
+        if "features" in path.parts:
+            item.add_marker(pytest.mark.bdd)
+        if "[postgres" in item.nodeid or "-postgres" in item.nodeid:
+            item.add_marker(pytest.mark.postgres)
+
+
+class PgSchema:
+    """A throw-away PostgreSQL schema; its URL pins ``search_path`` to it."""
+
+    def __init__(self) -> None:
+        self.name = f"t_{uuid.uuid4().hex[:16]}"
+        self._admin = create_engine(pg_admin_url(), isolation_level="AUTOCOMMIT")
+        with self._admin.connect() as conn:
+            conn.execute(text(f'CREATE SCHEMA "{self.name}"'))
+        base = pg_admin_url()
+        sep = "&" if "?" in base else "?"
+        self.url = f"{base}{sep}options=-csearch_path%3D{self.name}"
+
+    def drop(self) -> None:
+        with self._admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{self.name}" CASCADE'))
+        self._admin.dispose()
+
+
+@pytest.fixture
+def db_kind() -> str:  # replaced by parametrisation in pytest_generate_tests
+    return "sqlite"
+
+
+@pytest.fixture
+def db_url(db_kind: str, tmp_path: Path) -> Iterator[str]:
+    if db_kind == "sqlite":
+        yield f"sqlite:///{tmp_path / 'jobctrl.db'}"
+        return
+    schema = PgSchema()
+    try:
+        yield schema.url
+    finally:
+        schema.drop()
+
+
+@pytest.fixture
+def database(db_url: str) -> Iterator[Database]:
+    db = open_database(db_url)
+    try:
+        yield db
+    finally:
+        db.dispose()

@@ -1,0 +1,1 @@
+"""Composition roots: settings, CLI, worker, API."""

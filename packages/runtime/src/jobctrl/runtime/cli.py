@@ -1,0 +1,21 @@
+"""The ``jobctrl`` command line: the CLI composition root.
+
+Sub-command groups live in their own modules and are mounted here; nothing is wired at import time
+beyond building the Typer tree.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from jobctrl.runtime.commands import demo, schemas
+
+app = typer.Typer(
+    no_args_is_help=True, add_completion=False, help="JobCtrl: the durable job-search pipeline."
+)
+app.add_typer(schemas.app, name="schemas")
+app.command("demo")(demo.demo)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,1 @@
+"""Read-model tables, folds, the projection runner, rebuild and status."""
