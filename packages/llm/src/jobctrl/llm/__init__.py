@@ -8,7 +8,7 @@ Providers:
 
 * ``OfflineProvider`` — the embedded default.  Deterministic and network-free: each context registers
   a rule-based handler per response model (e.g. Scoring's requirement extraction).
-* ``InstructorProvider`` — any OpenAI-compatible endpoint through ``instructor`` (see ``instructor_provider``).
+* ``InstructorProvider`` — any OpenAI-compatible endpoint through ``instructor``.
 
 Provider output is untrusted data: callers validate it like any other input.
 """
