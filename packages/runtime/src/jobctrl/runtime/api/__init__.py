@@ -1,0 +1,1 @@
+"""The HTTP API (FastAPI): one composition root, ``create_app``."""

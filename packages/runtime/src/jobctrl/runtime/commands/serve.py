@@ -1,0 +1,34 @@
+"""``jobctrl serve``: the HTTP API (loopback by default; any other bind needs a token)."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+
+import typer
+import uvicorn
+
+from jobctrl.runtime.api.app import ApiConfig, create_app
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(
+    host: str = typer.Option(
+        "127.0.0.1", help="Bind address; anything but loopback needs JOBCTRL_API_TOKEN."
+    ),
+    port: int = typer.Option(8787, min=1, max=65535),
+) -> None:
+    """Serve the API, the SSE stream and the dashboard."""
+    token = os.environ.get("JOBCTRL_API_TOKEN") or None
+    if not _is_loopback(host) and not token:
+        typer.echo(f"refusing to bind {host} without JOBCTRL_API_TOKEN", err=True)
+        raise typer.Exit(2)
+    uvicorn.run(create_app(ApiConfig(api_token=token)), host=host, port=port, log_level="info")

@@ -1,0 +1,58 @@
+"""Fixtures for the runtime tests: a real uvicorn server on a free port in a background thread."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+import uvicorn
+from fastapi import FastAPI
+
+from jobctrl.runtime.api.app import ApiConfig, Services, create_app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class RunningApi:
+    app: FastAPI
+    base_url: str
+
+    @property
+    def services(self) -> Services:
+        result: Services = self.app.state.services
+        return result
+
+
+def run_api(config: ApiConfig) -> Iterator[RunningApi]:
+    app = create_app(config)
+    port = free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("API server did not start")
+        time.sleep(0.02)
+    try:
+        yield RunningApi(app, f"http://127.0.0.1:{port}")
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture
+def api(db_url: str) -> Iterator[RunningApi]:
+    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05, keepalive_s=0.3, heartbeat_s=0.6))
