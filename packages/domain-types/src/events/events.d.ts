@@ -697,6 +697,7 @@ export interface ContactAttributeRecordedPayload {
   confidence: number;
   userConfirmed: boolean;
   recordedAt: string;
+  sealedValue?: string | null;
 }
 
 export interface ContactDeletedPayload {
@@ -729,6 +730,7 @@ export interface ContactCandidateProposedPayload {
   captureMethod: string;
   confidence: number;
   proposedAt: string;
+  sealedCandidate?: string | null;
 }
 
 export interface ContactResearchTaskNeedsReviewPayload {
@@ -809,6 +811,15 @@ export interface FollowUpDismissedPayload {
   dismissedAt: string;
 }
 
+export interface ContactResearchSourceAttemptedPayload {
+  taskId: string;
+  sourceRef: string;
+  outcome: "allowed" | "budget_exhausted" | "manual_capture_required" | "no_candidates" | "rate_limited" | "rejected" | "robots_disallowed";
+  reasonCode: string;
+  candidateCount: number;
+  attemptedAt: string;
+}
+
 export type DiscoveryRunCounts = {
   total: number;
   newJobs: number;
@@ -835,7 +846,7 @@ export type StepDetail = {
   itemCount: number | null;
 };
 
-export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed"];
+export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted"];
 export type JobCtrlEventType = (typeof JOBCTRL_EVENT_TYPES)[number];
 export interface JobCtrlPayloads {
   JobDiscovered: JobDiscoveredPayload;
@@ -938,6 +949,7 @@ export interface JobCtrlPayloads {
   FollowUpScheduled: FollowUpScheduledPayload;
   FollowUpCompleted: FollowUpCompletedPayload;
   FollowUpDismissed: FollowUpDismissedPayload;
+  ContactResearchSourceAttempted: ContactResearchSourceAttemptedPayload;
 }
 export interface JobCtrlEnvelope<T extends JobCtrlEventType = JobCtrlEventType> {
   eventType: T;

@@ -1,14 +1,19 @@
 """Published events of the Contact & Outreach context.
 
-Payloads deliberately carry no names, emails or page bodies: personal values live only in the
-per-contact encrypted fields added by the contact aggregates, so forgetting a contact's key erases them.
+Payloads carry no names, emails or page bodies in clear.  Personal values travel only in the sealed
+fields (``sealedValue``, ``sealedCandidate``): AES-GCM ciphertext under a key kept per data subject
+(see ``vault.py``).  Forgetting that key on ``ContactDeleted`` makes every copy in the append-only log
+unreadable, so a read model rebuilt afterwards holds no trace of the person (crypto-shredding).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
+
+import msgspec
 
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.registry import Upcaster
 
 ContactRole = Literal["recruiter", "hiring_manager", "referrer", "warm_intro", "other"]
 ContactSourceKind = Literal["user_entered", "public_web_page", "user_imported_list", "derived"]
@@ -31,7 +36,10 @@ class ContactUpdated(DomainEvent, frozen=True):
 
 
 class ContactAttributeRecorded(DomainEvent, frozen=True):
+    """v2 adds ``sealedValue``: the attribute's value, sealed under the contact's key."""
+
     event_type = "ContactAttributeRecorded"
+    schema_version = 2
     contact_id: str
     attribute_id: str
     attribute_kind: str
@@ -41,6 +49,7 @@ class ContactAttributeRecorded(DomainEvent, frozen=True):
     confidence: float
     user_confirmed: bool
     recorded_at: str
+    sealed_value: str | None = None
 
 
 class ContactDeleted(DomainEvent, frozen=True):
@@ -68,7 +77,10 @@ class ContactResearchTaskStarted(DomainEvent, frozen=True):
 
 
 class ContactCandidateProposed(DomainEvent, frozen=True):
+    """v2 adds ``sealedCandidate`` (name, title, email, profile URL) under the candidate's subject key."""
+
     event_type = "ContactCandidateProposed"
+    schema_version = 2
     task_id: str
     candidate_id: str
     role: str
@@ -77,6 +89,7 @@ class ContactCandidateProposed(DomainEvent, frozen=True):
     capture_method: str
     confidence: float
     proposed_at: str
+    sealed_candidate: str | None = None
 
 
 class ContactResearchTaskNeedsReview(DomainEvent, frozen=True):
@@ -99,6 +112,26 @@ class ContactResearchTaskFailed(DomainEvent, frozen=True):
     error_class: str
     retryable: bool
     failed_at: str
+
+
+class ContactResearchSourceAttempted(DomainEvent, frozen=True):
+    """One URL the research looked at and what the source-access policy or the fetch decided."""
+
+    event_type = "ContactResearchSourceAttempted"
+    task_id: str
+    source_ref: Annotated[str, msgspec.Meta(max_length=2000)]
+    outcome: Literal[
+        "allowed",
+        "no_candidates",
+        "robots_disallowed",
+        "rate_limited",
+        "budget_exhausted",
+        "manual_capture_required",
+        "rejected",
+    ]
+    reason_code: Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+    candidate_count: int
+    attempted_at: str
 
 
 class OutreachDraftGenerated(DomainEvent, frozen=True):
@@ -187,4 +220,16 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     FollowUpScheduled,
     FollowUpCompleted,
     FollowUpDismissed,
+    ContactResearchSourceAttempted,
+)
+
+
+def _no_sealed_data(payload: dict[str, object]) -> dict[str, object]:
+    """Reference (v1) payloads never carried personal values: nothing to add."""
+    return payload
+
+
+UPCASTERS: tuple[Upcaster, ...] = (
+    Upcaster("ContactAttributeRecorded", 1, _no_sealed_data),
+    Upcaster("ContactCandidateProposed", 1, _no_sealed_data),
 )

@@ -25,7 +25,13 @@ CONTEXT_EVENT_MODULES = (
     orchestration_events,
 )
 
-UPCASTERS: tuple[Upcaster, ...] = ()
+
+def upcasters(modules: tuple[object, ...] = CONTEXT_EVENT_MODULES) -> tuple[Upcaster, ...]:
+    """Every context's ``UPCASTERS`` (optional in an events module)."""
+    found: list[Upcaster] = []
+    for module in modules:
+        found.extend(getattr(module, "UPCASTERS", ()))
+    return tuple(found)
 
 
 def ordered_classes(
@@ -47,4 +53,4 @@ def ordered_classes(
 
 @cache
 def registry() -> EventRegistry:
-    return EventRegistry(ordered_classes(), UPCASTERS)
+    return EventRegistry(ordered_classes(), upcasters())

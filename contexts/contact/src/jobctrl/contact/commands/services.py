@@ -1,0 +1,34 @@
+"""The ports and stores a contact use case needs (built by the composition root)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jobctrl.contact.aggregates import Contact, ContactResearchTask
+from jobctrl.contact.ports import PageFetcher
+from jobctrl.contact.vault import PersonalDataVault
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.store import EventStore
+from jobctrl.llm import LlmPort, SpendRecorder
+
+
+@dataclass(frozen=True)
+class ContactServices:
+    store: EventStore
+    vault: PersonalDataVault
+    clock: Clock
+    llm: LlmPort | None = None
+    spend: SpendRecorder | None = None
+    fetcher: PageFetcher | None = None
+
+    @property
+    def tasks(self) -> AggregateRepository[ContactResearchTask]:
+        return AggregateRepository.for_class(self.store, ContactResearchTask, clock=self.clock)
+
+    @property
+    def contacts(self) -> AggregateRepository[Contact]:
+        return AggregateRepository.for_class(self.store, Contact, clock=self.clock)
+
+    def now_iso(self) -> str:
+        return isoformat(self.clock.now())

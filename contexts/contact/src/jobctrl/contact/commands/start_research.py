@@ -1,0 +1,13 @@
+"""StartContactResearch: the user asks for research on an employer or a job (never automatic)."""
+
+from __future__ import annotations
+
+from jobctrl.contact.aggregates import ContactResearchTask
+from jobctrl.contact.commands.services import ContactServices
+from jobctrl.kernel.ids import checked_id
+
+
+def start_research(svc: ContactServices, task_id: str, *, employer: str | None, job_id: str | None) -> None:
+    task = ContactResearchTask(checked_id(task_id))
+    task.start(employer=employer, job_id=job_id, at=svc.now_iso())
+    svc.tasks.save(task)
