@@ -6,16 +6,19 @@ import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.runtime.api.errors import ApiError, error_body, install_error_handlers
 from jobctrl.runtime.api.hub import EventHub
 from jobctrl.runtime.api.sse import event_stream, parse_resume_point
+
+DASHBOARD = Path(__file__).with_name("static") / "dashboard.html"
 
 
 @dataclass
@@ -60,7 +63,10 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
 
         @app.middleware("http")
         async def require_token(request: Request, call_next: Any) -> Any:
-            if request.url.path != "/v1/health" and request.headers.get("authorization") != expected:
+            presented = (
+                request.headers.get("authorization") or f"Bearer {request.query_params.get('access_token')}"
+            )
+            if request.url.path not in ("/v1/health", "/") and presented != expected:
                 return JSONResponse(error_body("unauthorized", "a valid bearer token is required"), 401)
             return await call_next(request)
 
@@ -72,6 +78,14 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     async def health(request: Request) -> dict[str, object]:
         svc = services(request)
         return {"status": "ok", "database": svc.db.dialect, "head": svc.hub.head}
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def dashboard() -> HTMLResponse:
+        return HTMLResponse(DASHBOARD.read_text(encoding="utf-8"))
+
+    @app.get("/v1/event-types")
+    async def event_types() -> list[str]:
+        return list(registry().names)
 
     @app.get("/v1/events/stream", response_class=StreamingResponse)
     async def stream(
