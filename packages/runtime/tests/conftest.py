@@ -50,7 +50,8 @@ def run_api(config: ApiConfig) -> Iterator[RunningApi]:
         yield RunningApi(app, f"http://127.0.0.1:{port}")
     finally:
         server.should_exit = True
-        thread.join(timeout=10)
+        thread.join(timeout=20)
+        assert not thread.is_alive(), "API server did not shut down"
 
 
 @pytest.fixture

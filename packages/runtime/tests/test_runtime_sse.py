@@ -43,8 +43,10 @@ def _append(store: EventStore, n: int, stream: str = "job-x") -> None:
     store.append(stream, None, events)
 
 
-def parse_frames(lines: Iterator[str], count: int, timeout: float = 30.0) -> list[dict[str, Any]]:
-    """Read SSE frames (blank-line separated) until ``count`` frames were seen."""
+def parse_frames(
+    lines: Iterator[str], count: int, timeout: float = 30.0, events_only: bool = False
+) -> list[dict[str, Any]]:
+    """Read SSE frames (blank-line separated) until ``count`` frames (or event frames) were seen."""
     frames: list[dict[str, Any]] = []
     current: dict[str, Any] = {}
     deadline = time.monotonic() + timeout
@@ -55,7 +57,8 @@ def parse_frames(lines: Iterator[str], count: int, timeout: float = 30.0) -> lis
             if current:
                 frames.append(current)
                 current = {}
-                if len(frames) >= count:
+                seen = [f for f in frames if "id" in f] if events_only else frames
+                if len(seen) >= count:
                     break
             continue
         if line.startswith(":"):
@@ -66,11 +69,13 @@ def parse_frames(lines: Iterator[str], count: int, timeout: float = 30.0) -> lis
     return frames
 
 
-def _collect(url: str, count: int, headers: dict[str, str] | None = None) -> list[dict[str, Any]]:
+def _collect(
+    url: str, count: int, headers: dict[str, str] | None = None, events_only: bool = False
+) -> list[dict[str, Any]]:
     with httpx.stream("GET", url, headers=headers or {}, timeout=30) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
-        return parse_frames(response.iter_lines(), count)
+        return parse_frames(response.iter_lines(), count, events_only=events_only)
 
 
 def _in_background(fn: Any) -> tuple[threading.Thread, list[Any]]:
@@ -83,7 +88,7 @@ def _in_background(fn: Any) -> tuple[threading.Thread, list[Any]]:
 def _wait_clients(api: RunningApi, count: int) -> None:
     deadline = time.monotonic() + 30
     while api.services.hub.client_count < count:
-        assert time.monotonic() < deadline, "clients did not connect"
+        assert time.monotonic() < deadline, f"clients did not connect: {api.services.hub.client_count}/{count}"
         time.sleep(0.02)
 
 
@@ -179,6 +184,8 @@ async def test_a_slow_client_is_cut_off_without_stalling_others(api: RunningApi)
             await slow.__anext__()
     assert lagged.value.last_position >= first.position
     reader.cancel()
+    await asyncio.gather(reader, return_exceptions=True)
+    await fast.aclose()  # type: ignore[attr-defined]
 
 
 def test_a_token_guards_everything_but_health(db_url: str) -> None:
