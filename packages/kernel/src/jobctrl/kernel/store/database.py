@@ -17,7 +17,6 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.pool import NullPool
 
 from jobctrl.kernel.errors import ConfigurationError
 
@@ -85,7 +84,9 @@ def open_database(url: str | None = None, **engine_kwargs: Any) -> Database:
         if database in ("", ":memory:"):
             raise ConfigurationError("JobCtrl needs a SQLite file, not an in-memory database")
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, poolclass=NullPool, **engine_kwargs)
+        # A pooled connection keeps its pragmas and, above all, is not closed after every
+        # transaction: closing the last connection of a WAL database checkpoints it (ADR 0009).
+        engine = create_engine(url, **engine_kwargs)
         _install_sqlite_hooks(engine)
     elif parsed.get_backend_name() == "postgresql":
         engine = create_engine(url, pool_pre_ping=True, **engine_kwargs)
