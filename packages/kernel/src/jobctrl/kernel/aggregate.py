@@ -224,8 +224,12 @@ class AggregateRepository(Generic[A]):
         if self._codec is not None and self.snapshot_interval:
             self._snapshots_due(pending, ctx, self._codec, self.snapshot_interval)
         self.application.save(*pending, jobctrl=ctx)
-        for aggregate in aggregates:
-            aggregate._committed()
+        if tx is None:
+            _mark_committed(pending)
+        else:
+            # The caller's transaction may still roll back: until it commits, the objects keep their
+            # pending events and version, so a retry saves them again instead of silently nothing.
+            tx.after_commit(lambda: _mark_committed(pending))
         return ctx.results
 
     def _snapshots_due(self, pending: list[A], ctx: SaveContext, codec: SnapshotCodec, interval: int) -> None:
@@ -236,6 +240,11 @@ class AggregateRepository(Generic[A]):
                 ctx.snapshots.append(mapper.to_stored_event(Snapshot.take(aggregate)))
         ctx.snapshot_type, ctx.snapshot_state_version = codec.snapshot_type, codec.state_version
         ctx.taken_at = ctx.occurred_at
+
+
+def _mark_committed(aggregates: Sequence[Aggregate]) -> None:
+    for aggregate in aggregates:
+        aggregate._committed()
 
 
 def save_all(store: EventStore, saves: Sequence[tuple[AggregateRepository[Any], Aggregate]]) -> None:

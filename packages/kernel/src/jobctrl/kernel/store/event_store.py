@@ -9,7 +9,7 @@ returns the stored positions without writing.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -107,7 +107,12 @@ class WriteTransaction:
         self.conn = conn
         self._locked = False
         self._cursor: Any = None
+        self._after_commit: list[Callable[[], None]] = []
         self.last_position = 0
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once this transaction has committed (never if it rolls back)."""
+        self._after_commit.append(callback)
 
     def append(
         self, stream_id: str, expected_version: int | None, events: Sequence[NewEvent]
@@ -155,6 +160,8 @@ class EventStore:
                 conn.execute(
                     text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": str(tx.last_position)}
                 )
+        for callback in tx._after_commit:  # reached only when the block above committed
+            callback()
 
     def append(
         self, stream_id: str, expected_version: int | None, events: Sequence[NewEvent]
