@@ -112,4 +112,5 @@ def _install_sqlite_hooks(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         immediate = conn.get_execution_options().get(_WRITE_OPTION, False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # Straight to the driver: BEGIN needs none of SQLAlchemy's statement machinery (ADR 0009).
+        conn.connection.driver_connection.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")  # type: ignore[union-attr]
