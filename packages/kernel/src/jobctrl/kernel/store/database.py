@@ -85,7 +85,7 @@ def open_database(url: str | None = None, **engine_kwargs: Any) -> Database:
             raise ConfigurationError("JobCtrl needs a SQLite file, not an in-memory database")
         Path(database).parent.mkdir(parents=True, exist_ok=True)
         # A pooled connection keeps its pragmas and, above all, is not closed after every
-        # transaction: closing the last connection of a WAL database checkpoints it (ADR 0009).
+        # transaction: closing the last connection of a WAL database checkpoints it (ADR 0006).
         engine = create_engine(url, **engine_kwargs)
         _install_sqlite_hooks(engine)
     elif parsed.get_backend_name() == "postgresql":
@@ -112,5 +112,5 @@ def _install_sqlite_hooks(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         immediate = conn.get_execution_options().get(_WRITE_OPTION, False)
-        # Straight to the driver: BEGIN needs none of SQLAlchemy's statement machinery (ADR 0009).
+        # Straight to the driver: BEGIN needs none of SQLAlchemy's statement machinery (ADR 0006).
         conn.connection.driver_connection.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")  # type: ignore[union-attr]

@@ -89,7 +89,7 @@ def _row_from(record: Any) -> StoredEvent:
     )
 
 
-# Plain SQL for the hot path: one statement per step, no per-row SQLAlchemy work (ADR 0009).
+# Plain SQL for the hot path: one statement per step, no per-row SQLAlchemy work (ADR 0006).
 _INSERT_SQL = (
     "INSERT INTO job_events (event_id, stream_id, stream_version, event_type, schema_version, tenant_id,"
     " job_id, occurred_at, payload, metadata) VALUES ({})"
@@ -199,7 +199,7 @@ class EventStore:
 
         Same locking as ``Database.write`` + ``WriteTransaction``: ``BEGIN IMMEDIATE`` on SQLite, the
         EXCLUSIVE table lock on PostgreSQL (which opens the transaction), commit on success and
-        rollback on any error.  It saves most of a transaction's fixed cost (ADR 0009).
+        rollback on any error.  It saves most of a transaction's fixed cost (ADR 0006).
         """
         pooled = self.db.engine.raw_connection()
         try:

@@ -16,7 +16,8 @@ temporary directory (same file system), each database in WAL mode with ``synchro
 
 Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 5) timed runs over
 ``JOBCTRL_BENCH_EVENTS`` events (default 3000; the 1-per-transaction case uses a fifth of that).
-Ratios are taken at 100 events per transaction, as the median of the per-round ratios (the three subjects run back to back in each round).  ADR 0009 explains the method.
+Ratios are taken at 100 events per transaction, as the median of the per-round ratios (the three
+subjects run back to back in each round, so each ratio is paired).  ADR 0006 explains the method.
 """
 
 from __future__ import annotations
