@@ -264,11 +264,15 @@ class EventStore:
         mark = "%s" if self.db.is_postgres else "?"
         # A retry repeats its first event: one probe tells a fresh batch from a replay.  A batch
         # whose *later* ids are stored is caught by the unique constraint below and diagnosed then.
-        cur.execute(f"SELECT 1 FROM job_events WHERE event_id = {mark}", (encoded[0][0],))
-        if cur.fetchone() is not None:
+        cur.execute(
+            f"SELECT (SELECT 1 FROM job_events WHERE event_id = {mark}),"
+            f" (SELECT MAX(stream_version) FROM job_events WHERE stream_id = {mark})",
+            (encoded[0][0], stream_id),
+        )
+        first_stored, current = cur.fetchone()
+        if first_stored is not None:
             return self._replay(cur, mark, stream_id, encoded)
-        cur.execute(f"SELECT MAX(stream_version) FROM job_events WHERE stream_id = {mark}", (stream_id,))
-        current = cur.fetchone()[0] or 0
+        current = current or 0
         if expected_version is not None and expected_version != current:
             raise ConcurrencyConflict(stream_id, expected_version, current)
         rows = [(e[0], stream_id, current + n, *e[1:]) for n, e in enumerate(encoded, start=1)]
