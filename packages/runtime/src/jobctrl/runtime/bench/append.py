@@ -14,7 +14,7 @@ temporary directory (same file system), each database in WAL mode with ``synchro
   library aggregate events that carry the same payload fields.  Its connections get the same
   ``synchronous=NORMAL`` pragma (its default would fsync every commit, which would flatter us).
 
-Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 5) timed runs over
+Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 7) timed runs over
 ``JOBCTRL_BENCH_EVENTS`` events (default 3000; the 1-per-transaction case uses a fifth of that).
 Ratios are taken at 100 events per transaction, as the median of the per-round ratios (the three
 subjects run back to back in each round, so each ratio is paired).  ADR 0006 explains the method.
@@ -217,7 +217,7 @@ SUBJECTS = (_Subject("ours", _ours), _Subject("raw", _raw), _Subject("stock_es",
 
 def run(results: dict[str, Any]) -> None:
     total = int(os.environ.get("JOBCTRL_BENCH_EVENTS", "3000"))
-    repeats = int(os.environ.get("JOBCTRL_BENCH_REPEATS", "5"))
+    repeats = int(os.environ.get("JOBCTRL_BENCH_REPEATS", "7"))
     with tempfile.TemporaryDirectory(prefix="jobctrl-bench-append-") as tmp:
         directory = Path(tmp)
         for size in BATCH_SIZES:
