@@ -18,6 +18,15 @@ sets ``snapshot_interval``) and whose ``save`` maps pending events through our m
 ``job_events``.  ``Aggregate`` implements the library's aggregate protocols (``id``, ``version``,
 ``collect_events``) rather than subclassing its metaclass-driven ``Aggregate``, so a subclass stays a
 plain class whose ``__init__`` records nothing.
+
+Snapshots are opt-in per class::
+
+    class Job(Aggregate):
+        stream_prefix = "job"
+        snapshot_interval = 50          # a snapshot each time a save crosses a multiple of 50
+        tags: set[str]                  # annotate attributes whose JSON form differs (sets, Structs)
+
+A snapshot is written in the save's own transaction and is only a cache (ADR 0005).
 """
 
 from __future__ import annotations
