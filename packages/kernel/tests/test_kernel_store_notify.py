@@ -12,7 +12,6 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import AppendRequest, ConcurrencyConflict, EventStore, open_database
-from jobctrl.kernel.store.event_store import NOTIFY_CHANNEL
 from jobctrl.kernel.testing.plugin import PgSchema
 
 pytestmark = pytest.mark.postgres
@@ -23,7 +22,8 @@ def pg_store() -> Iterator[tuple[EventStore, str]]:
     schema = PgSchema()
     db = open_database(schema.url)
     try:
-        store = EventStore(db, registry())
+        # A channel of its own: other test runs on the same database notify on the default one.
+        store = EventStore(db, registry(), notify_channel=f"job_events_{schema.name}")
         store.create_schema()
         yield store, schema.url
     finally:
@@ -51,7 +51,7 @@ def test_each_commit_notifies_its_last_position_and_a_refused_one_notifies_nothi
     store, url = pg_store
     libpq_url = url.replace("postgresql+psycopg://", "postgresql://")
     with psycopg.connect(libpq_url, autocommit=True) as listener:
-        listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        listener.execute(f"LISTEN {store.notify_channel}")
         store.append_batch(
             [AppendRequest("a", 0, [_event(1), _event(2)]), AppendRequest("b", 0, [_event(3)])]
         )

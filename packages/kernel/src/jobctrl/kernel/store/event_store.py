@@ -150,11 +150,19 @@ class WriteTransaction:
 
 class EventStore:
     def __init__(
-        self, db: Database, registry: EventRegistry, *, max_payload_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES
+        self,
+        db: Database,
+        registry: EventRegistry,
+        *,
+        max_payload_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES,
+        notify_channel: str = NOTIFY_CHANNEL,
     ) -> None:
         self.db = db
         self.registry = registry
         self.max_payload_bytes = max_payload_bytes
+        # PostgreSQL channels are per database, not per schema: stores sharing a database (tests,
+        # several tenants' schemas) can keep their wake-ups apart with their own channel.
+        self.notify_channel = notify_channel
 
     # -- schema -----------------------------------------------------------------------------------
     def create_schema(self) -> None:
@@ -168,7 +176,7 @@ class EventStore:
             yield tx
             if tx.last_position and self.db.is_postgres:
                 conn.execute(
-                    text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": str(tx.last_position)}
+                    text("SELECT pg_notify(:c, :p)"), {"c": self.notify_channel, "p": str(tx.last_position)}
                 )
         for callback in tx._after_commit:  # reached only when the block above committed
             callback()
@@ -190,7 +198,7 @@ class EventStore:
             ]
             last = max((r.last_position for r in results), default=0)
             if last and self.db.is_postgres:
-                cur.execute("SELECT pg_notify(%s, %s)", (NOTIFY_CHANNEL, str(last)))
+                cur.execute("SELECT pg_notify(%s, %s)", (self.notify_channel, str(last)))
         return results
 
     @contextmanager
