@@ -216,3 +216,14 @@ def test_a_batch_repeating_an_event_id_or_an_unregistered_event_writes_nothing(s
     with pytest.raises(ValueError, match="at least one event"):
         store.append("job-a", 0, [])
     assert row_count(store) == 0
+
+
+def test_a_batch_with_a_later_id_stored_is_refused_and_writes_nothing(store: EventStore) -> None:
+    stored = discovered(2)
+    store.append("job-a", 0, [stored])
+    with pytest.raises(IdempotencyConflict):
+        store.append_batch(
+            [AppendRequest("job-c", 0, [discovered(5)]), AppendRequest("job-b", 0, [discovered(1), stored])]
+        )
+    assert row_count(store) == 1
+    assert store.append("job-b", 0, [discovered(1)]).positions[0] == store.head_position()

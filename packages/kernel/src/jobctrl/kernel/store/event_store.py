@@ -102,6 +102,9 @@ _ID_CHUNK = 500  # well under SQLite's bound-parameter limit
 class _DriverAppender:
     """The cursor of a ``_driver_transaction`` (already begun and, on PostgreSQL, locked)."""
 
+    # Any error ends (and rolls back) a driver transaction: no caller can go on using it.
+    guarded = False
+
     def __init__(self, cursor: Any) -> None:
         self._cursor = cursor
 
@@ -111,6 +114,9 @@ class _DriverAppender:
 
 class WriteTransaction:
     """One unit of work: appends to several streams (and any other writes on ``conn``) commit together."""
+
+    # The caller may catch an append's error and go on: each append must undo its own rows.
+    guarded = True
 
     def __init__(self, store: EventStore, conn: Connection) -> None:
         self._store = store
@@ -285,20 +291,26 @@ class EventStore:
             raise ConcurrencyConflict(stream_id, expected_version, current)
         rows = [(e[0], stream_id, current + n, *e[1:]) for n, e in enumerate(encoded, start=1)]
         # The savepoint keeps "writes nothing" true even for a caller that catches the error and
-        # goes on using its transaction: a refused batch leaves none of its rows behind.
-        cur.execute("SAVEPOINT jobctrl_append")
+        # goes on using its transaction: a refused batch leaves none of its rows behind.  On
+        # PostgreSQL it also keeps the transaction usable for the diagnosis below.  A SQLite driver
+        # transaction needs neither: the error rolls all of it back.
+        guard = tx.guarded or self.db.is_postgres
+        if guard:
+            cur.execute("SAVEPOINT jobctrl_append")
         try:
             positions = self._insert(cur, rows)
         except (sqlite3.IntegrityError, psycopg.errors.IntegrityError) as exc:
-            cur.execute("ROLLBACK TO SAVEPOINT jobctrl_append")
-            cur.execute("RELEASE SAVEPOINT jobctrl_append")
+            if guard:
+                cur.execute("ROLLBACK TO SAVEPOINT jobctrl_append")
+                cur.execute("RELEASE SAVEPOINT jobctrl_append")
             stored = self._stored_positions(cur, mark, [e[0] for e in encoded])
             if stored:
                 raise IdempotencyConflict(
                     f"{len(stored)} of {len(encoded)} event ids are already stored"
                 ) from exc
             raise ConcurrencyConflict(stream_id, expected_version, current) from exc  # lock bypassed
-        cur.execute("RELEASE SAVEPOINT jobctrl_append")
+        if guard:
+            cur.execute("RELEASE SAVEPOINT jobctrl_append")
         return AppendResult(stream_id, positions, current + len(rows))
 
     def _insert(self, cur: Any, rows: list[tuple[Any, ...]]) -> tuple[int, ...]:
