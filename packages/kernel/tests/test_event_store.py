@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
-from jobctrl.kernel.events import NewEvent
+from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.registry import EventValidationError, UnknownEventType
 from jobctrl.kernel.store import (
     AppendRequest,
@@ -177,3 +177,53 @@ def test_unknown_event_type_names_the_log_position(store: EventStore) -> None:
     with pytest.raises(UnknownEventType) as caught:
         registry().decode(stored)
     assert caught.value.position == stored.position and "position 1" in str(caught.value)
+
+
+def test_a_batch_whose_later_ids_are_stored_is_refused_and_leaves_the_transaction_usable(
+    store: EventStore,
+) -> None:
+    stored = discovered(2)
+    store.append("job-a", 0, [stored])
+    with store.transaction() as tx:
+        with pytest.raises(IdempotencyConflict):
+            tx.append("job-b", 0, [discovered(1), stored, discovered(3)])
+        tx.append("job-c", 0, [discovered(4)])  # the caller goes on: the refused rows must not commit
+    assert [e.stream_id for e in store.read_all()] == ["job-a", "job-c"]
+    assert store.read_stream("job-b") == []
+
+
+def test_returned_positions_are_the_stored_positions_across_refusals(store: EventStore) -> None:
+    returned: list[int] = []
+    for n in range(6):
+        returned.extend(
+            store.append(f"job-{n % 2}", None, [discovered(10 * n), discovered(10 * n + 1)]).positions
+        )
+        with pytest.raises(ConcurrencyConflict):
+            store.append(f"job-{n % 2}", 0, [discovered(10 * n + 5)])
+    assert returned == [e.position for e in store.read_all()]
+
+
+def test_a_batch_repeating_an_event_id_or_an_unregistered_event_writes_nothing(store: EventStore) -> None:
+    class NotRegistered(DomainEvent, frozen=True):
+        event_type = "NotRegistered"
+        job_id: str
+
+    twice = discovered(1)
+    with pytest.raises(IdempotencyConflict):
+        store.append("job-a", 0, [twice, twice])
+    with pytest.raises(UnknownEventType):
+        store.append("job-a", 0, [discovered(2), NewEvent.of(NotRegistered(job_id="x"), occurred_at=NOW)])
+    with pytest.raises(ValueError, match="at least one event"):
+        store.append("job-a", 0, [])
+    assert row_count(store) == 0
+
+
+def test_a_batch_with_a_later_id_stored_is_refused_and_writes_nothing(store: EventStore) -> None:
+    stored = discovered(2)
+    store.append("job-a", 0, [stored])
+    with pytest.raises(IdempotencyConflict):
+        store.append_batch(
+            [AppendRequest("job-c", 0, [discovered(5)]), AppendRequest("job-b", 0, [discovered(1), stored])]
+        )
+    assert row_count(store) == 1
+    assert store.append("job-b", 0, [discovered(1)]).positions[0] == store.head_position()

@@ -2,18 +2,26 @@
 
 from jobctrl.kernel.store.database import Database, database_url_from_env, open_database
 from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, PayloadTooLarge
-from jobctrl.kernel.store.event_store import AppendRequest, AppendResult, EventStore, WriteTransaction
-from jobctrl.kernel.store.schema import job_events, metadata
+from jobctrl.kernel.store.event_store import (
+    AppendRequest,
+    AppendResult,
+    EncodedEvent,
+    EventStore,
+    WriteTransaction,
+)
+from jobctrl.kernel.store.schema import aggregate_snapshots, job_events, metadata
 
 __all__ = [
     "AppendRequest",
     "AppendResult",
     "ConcurrencyConflict",
     "Database",
+    "EncodedEvent",
     "EventStore",
     "IdempotencyConflict",
     "PayloadTooLarge",
     "WriteTransaction",
+    "aggregate_snapshots",
     "database_url_from_env",
     "job_events",
     "metadata",

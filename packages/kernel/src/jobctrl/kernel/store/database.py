@@ -17,7 +17,6 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.pool import NullPool
 
 from jobctrl.kernel.errors import ConfigurationError
 
@@ -85,7 +84,9 @@ def open_database(url: str | None = None, **engine_kwargs: Any) -> Database:
         if database in ("", ":memory:"):
             raise ConfigurationError("JobCtrl needs a SQLite file, not an in-memory database")
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, poolclass=NullPool, **engine_kwargs)
+        # A pooled connection keeps its pragmas and, above all, is not closed after every
+        # transaction: closing the last connection of a WAL database checkpoints it (ADR 0006).
+        engine = create_engine(url, **engine_kwargs)
         _install_sqlite_hooks(engine)
     elif parsed.get_backend_name() == "postgresql":
         engine = create_engine(url, pool_pre_ping=True, **engine_kwargs)
@@ -111,4 +112,5 @@ def _install_sqlite_hooks(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
         immediate = conn.get_execution_options().get(_WRITE_OPTION, False)
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # Straight to the driver: BEGIN needs none of SQLAlchemy's statement machinery (ADR 0006).
+        conn.connection.driver_connection.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")  # type: ignore[union-attr]

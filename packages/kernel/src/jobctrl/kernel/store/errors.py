@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from eventsourcing.persistence import IntegrityError
+
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.registry import EventValidationError
 
 
-class ConcurrencyConflict(JobCtrlError):
-    """The stream moved on since the caller read it (optimistic concurrency)."""
+class ConcurrencyConflict(JobCtrlError, IntegrityError):
+    """The stream moved on since the caller read it (optimistic concurrency).
+
+    Also the ``eventsourcing`` library's ``IntegrityError``, which is how its ``Application.save``
+    reports a version clash, so code written against either API catches it."""
 
     code = "concurrency_conflict"
     retryable = False

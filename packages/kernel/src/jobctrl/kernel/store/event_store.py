@@ -8,20 +8,21 @@ returns the stored positions without writing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
-from sqlalchemy import Connection, bindparam, func, insert, select, text
-from sqlalchemy.exc import IntegrityError
+import psycopg
+from sqlalchemy import Connection, func, select, text
 
 from jobctrl.kernel.events import NewEvent, StoredEvent
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, PayloadTooLarge
-from jobctrl.kernel.store.schema import job_events, metadata
+from jobctrl.kernel.store.schema import aggregate_snapshots, job_events, metadata
 
 DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024
 NOTIFY_CHANNEL = "job_events"
@@ -60,6 +61,19 @@ class AppendResult:
         return self.positions[-1] if self.positions else 0
 
 
+class EncodedEvent(NamedTuple):
+    """One validated, encoded row-to-be (everything but its stream, version and position)."""
+
+    event_id: str
+    event_type: str
+    schema_version: int
+    tenant_id: str
+    job_id: str | None
+    occurred_at: str
+    payload: str
+    metadata: str
+
+
 def _row_from(record: Any) -> StoredEvent:
     return StoredEvent(
         position=record[0],
@@ -75,40 +89,90 @@ def _row_from(record: Any) -> StoredEvent:
     )
 
 
+# Plain SQL for the hot path: one statement per step, no per-row SQLAlchemy work (ADR 0006).
+_INSERT_SQL = (
+    "INSERT INTO job_events (event_id, stream_id, stream_version, event_type, schema_version, tenant_id,"
+    " job_id, occurred_at, payload, metadata) VALUES ({})"
+)
+_SQLITE_INSERT = _INSERT_SQL.format(", ".join("?" * 10))
+_PG_INSERT = _INSERT_SQL.format(", ".join(["%s"] * 10))
+_ID_CHUNK = 500  # well under SQLite's bound-parameter limit
+
+
+class _DriverAppender:
+    """The cursor of a ``_driver_transaction`` (already begun and, on PostgreSQL, locked)."""
+
+    # Any error ends (and rolls back) a driver transaction: no caller can go on using it.
+    guarded = False
+
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+
+    def cursor(self) -> Any:
+        return self._cursor
+
+
 class WriteTransaction:
     """One unit of work: appends to several streams (and any other writes on ``conn``) commit together."""
+
+    # The caller may catch an append's error and go on: each append must undo its own rows.
+    guarded = True
 
     def __init__(self, store: EventStore, conn: Connection) -> None:
         self._store = store
         self.conn = conn
         self._locked = False
+        self._cursor: Any = None
+        self._after_commit: list[Callable[[], None]] = []
         self.last_position = 0
+
+    def after_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once this transaction has committed (never if it rolls back)."""
+        self._after_commit.append(callback)
 
     def append(
         self, stream_id: str, expected_version: int | None, events: Sequence[NewEvent]
     ) -> AppendResult:
-        result = self._store._append_in(self, AppendRequest(stream_id, expected_version, events))
+        return self.append_encoded(stream_id, expected_version, self._store.encode(events))
+
+    def append_encoded(
+        self, stream_id: str, expected_version: int | None, encoded: Sequence[EncodedEvent]
+    ) -> AppendResult:
+        """Append events already validated by ``EventStore.encode`` (the recorder's path)."""
+        result = self._store._append_in(self, stream_id, expected_version, encoded)
         self.last_position = max(self.last_position, result.last_position)
         return result
 
-    def _lock(self) -> None:
-        if not self._locked and self._store.db.is_postgres:
-            # Serialise writers so sequence order equals commit order (see schema.py).
-            self.conn.exec_driver_sql("LOCK TABLE job_events IN EXCLUSIVE MODE")
-        self._locked = True
+    def cursor(self) -> Any:
+        """The DB-API cursor of this transaction's connection (the append hot path uses it directly)."""
+        if self._cursor is None:
+            if not self._locked and self._store.db.is_postgres:
+                # Serialise writers so sequence order equals commit order (ADR 0003).
+                self.conn.exec_driver_sql("LOCK TABLE job_events IN EXCLUSIVE MODE")
+            self._locked = True
+            self._cursor = self.conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        return self._cursor
 
 
 class EventStore:
     def __init__(
-        self, db: Database, registry: EventRegistry, *, max_payload_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES
+        self,
+        db: Database,
+        registry: EventRegistry,
+        *,
+        max_payload_bytes: int = DEFAULT_MAX_PAYLOAD_BYTES,
+        notify_channel: str = NOTIFY_CHANNEL,
     ) -> None:
         self.db = db
         self.registry = registry
         self.max_payload_bytes = max_payload_bytes
+        # PostgreSQL channels are per database, not per schema: stores sharing a database (tests,
+        # several tenants' schemas) can keep their wake-ups apart with their own channel.
+        self.notify_channel = notify_channel
 
     # -- schema -----------------------------------------------------------------------------------
     def create_schema(self) -> None:
-        metadata.create_all(self.db.engine, tables=[job_events])
+        metadata.create_all(self.db.engine, tables=[job_events, aggregate_snapshots])
 
     # -- writing ----------------------------------------------------------------------------------
     @contextmanager
@@ -118,8 +182,10 @@ class EventStore:
             yield tx
             if tx.last_position and self.db.is_postgres:
                 conn.execute(
-                    text("SELECT pg_notify(:c, :p)"), {"c": NOTIFY_CHANNEL, "p": str(tx.last_position)}
+                    text("SELECT pg_notify(:c, :p)"), {"c": self.notify_channel, "p": str(tx.last_position)}
                 )
+        for callback in tx._after_commit:  # reached only when the block above committed
+            callback()
 
     def append(
         self, stream_id: str, expected_version: int | None, events: Sequence[NewEvent]
@@ -128,81 +194,160 @@ class EventStore:
 
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendResult]:
         """Append to several streams atomically (related facts commit together)."""
-        for request in requests:  # validate everything before opening a transaction
-            self._encode(request.events)
-        with self.transaction() as tx:
-            return [tx.append(r.stream_id, r.expected_version, r.events) for r in requests]
+        # Validate and encode everything before opening a transaction: bad input writes nothing.
+        encoded = [self.encode(r.events) for r in requests]
+        with self._driver_transaction() as cur:
+            appender = _DriverAppender(cur)
+            results = [
+                self._append_in(appender, r.stream_id, r.expected_version, e)
+                for r, e in zip(requests, encoded, strict=True)
+            ]
+            last = max((r.last_position for r in results), default=0)
+            if last and self.db.is_postgres:
+                cur.execute("SELECT pg_notify(%s, %s)", (self.notify_channel, str(last)))
+        return results
 
-    def _encode(self, events: Sequence[NewEvent]) -> list[tuple[str, bytes, bytes]]:
-        encoded = []
-        for new in events:
-            payload = self.registry.validate(new.event)
-            if len(payload) > self.max_payload_bytes:
-                raise PayloadTooLarge(new.event.event_type, len(payload), self.max_payload_bytes)
-            encoded.append((new.event.event_type, payload, _meta_encoder.encode(new.metadata)))
-        return encoded
+    @contextmanager
+    def _driver_transaction(self) -> Iterator[Any]:
+        """``transaction()`` without SQLAlchemy's per-transaction machinery, for appends only.
 
-    def _append_in(self, tx: WriteTransaction, request: AppendRequest) -> AppendResult:
-        stream_id, events = request.stream_id, request.events
+        Same locking as ``Database.write`` + ``WriteTransaction``: ``BEGIN IMMEDIATE`` on SQLite, the
+        EXCLUSIVE table lock on PostgreSQL (which opens the transaction), commit on success and
+        rollback on any error.  It saves most of a transaction's fixed cost (ADR 0006).
+        """
+        pooled = self.db.engine.raw_connection()
+        try:
+            driver: Any = pooled.driver_connection
+            cur = driver.cursor()
+            if self.db.is_postgres:
+                cur.execute("LOCK TABLE job_events IN EXCLUSIVE MODE")  # ADR 0003
+            else:
+                cur.execute("BEGIN IMMEDIATE")
+            try:
+                yield cur
+            except BaseException:
+                driver.rollback()
+                raise
+            driver.commit()
+        finally:
+            pooled.close()
+
+    def encode(self, events: Sequence[NewEvent]) -> list[EncodedEvent]:
+        """Validate every event against its registry schema and the size limit, and encode it."""
         if not events:
             raise ValueError("append needs at least one event")
-        encoded = self._encode(events)
-        tx._lock()
-        conn = tx.conn
-        ids = [e.event_id for e in events]
-        if len(set(ids)) != len(ids):
+        validate, limit, meta = self.registry.validate, self.max_payload_bytes, _meta_encoder.encode
+        make = tuple.__new__  # EncodedEvent's fields in order, without its Python-level __new__
+        encoded: list[EncodedEvent] = []
+        for new in events:
+            event = new.event
+            payload = validate(event)
+            if len(payload) > limit:
+                raise PayloadTooLarge(event.event_type, len(payload), limit)
+            metadata = new.metadata
+            encoded.append(
+                make(
+                    EncodedEvent,
+                    (
+                        metadata.event_id,
+                        event.event_type,
+                        event.schema_version,
+                        new.tenant_id,
+                        getattr(event, "job_id", None),
+                        new.occurred_at,
+                        payload.decode(),
+                        meta(metadata).decode(),
+                    ),
+                )
+            )
+        ids = {e[0] for e in encoded}
+        if len(ids) != len(encoded):
             raise IdempotencyConflict("a batch repeats an event id")
-        existing = dict(
-            conn.execute(
-                select(job_events.c.event_id, job_events.c.position).where(
-                    job_events.c.event_id.in_(bindparam("ids", expanding=True))
-                ),
-                {"ids": ids},
-            ).all()
+        return encoded
+
+    def _append_in(
+        self,
+        tx: WriteTransaction | _DriverAppender,
+        stream_id: str,
+        expected_version: int | None,
+        encoded: Sequence[EncodedEvent],
+    ) -> AppendResult:
+        if not encoded:
+            raise ValueError("append needs at least one event")
+        cur = tx.cursor()
+        mark = "%s" if self.db.is_postgres else "?"
+        # A retry repeats its first event: one probe tells a fresh batch from a replay.  A batch
+        # whose *later* ids are stored is caught by the unique constraint below and diagnosed then.
+        cur.execute(
+            f"SELECT (SELECT 1 FROM job_events WHERE event_id = {mark}),"
+            f" (SELECT MAX(stream_version) FROM job_events WHERE stream_id = {mark})",
+            (encoded[0][0], stream_id),
         )
-        if existing:
-            if len(existing) != len(ids):
-                raise IdempotencyConflict(f"{len(existing)} of {len(ids)} event ids are already stored")
-            positions = tuple(existing[i] for i in ids)
-            version = conn.execute(
-                select(func.max(job_events.c.stream_version)).where(job_events.c.stream_id == stream_id)
-            ).scalar_one()
-            return AppendResult(stream_id, positions, version or 0, idempotent_replay=True)
-        current = (
-            conn.execute(
-                select(func.max(job_events.c.stream_version)).where(job_events.c.stream_id == stream_id)
-            ).scalar_one()
-            or 0
-        )
-        if request.expected_version is not None and request.expected_version != current:
-            raise ConcurrencyConflict(stream_id, request.expected_version, current)
-        rows = [
-            {
-                "event_id": new.event_id,
-                "stream_id": stream_id,
-                "stream_version": current + i,
-                "event_type": event_type,
-                "schema_version": type(new.event).schema_version,
-                "tenant_id": new.tenant_id,
-                "job_id": getattr(new.event, "job_id", None),
-                "occurred_at": new.occurred_at,
-                "payload": payload.decode(),
-                "metadata": meta.decode(),
-            }
-            for i, (new, (event_type, payload, meta)) in enumerate(zip(events, encoded, strict=True), start=1)
-        ]
+        first_stored, current = cur.fetchone()
+        if first_stored is not None:
+            return self._replay(cur, mark, stream_id, encoded)
+        current = current or 0
+        if expected_version is not None and expected_version != current:
+            raise ConcurrencyConflict(stream_id, expected_version, current)
+        rows = [(e[0], stream_id, current + n, *e[1:]) for n, e in enumerate(encoded, start=1)]
+        # The savepoint keeps "writes nothing" true even for a caller that catches the error and
+        # goes on using its transaction: a refused batch leaves none of its rows behind.  On
+        # PostgreSQL it also keeps the transaction usable for the diagnosis below.  A SQLite driver
+        # transaction needs neither: the error rolls all of it back.
+        guard = tx.guarded or self.db.is_postgres
+        if guard:
+            cur.execute("SAVEPOINT jobctrl_append")
         try:
-            conn.execute(insert(job_events), rows)
-        except IntegrityError as exc:  # a writer that bypassed the lock; the constraint is the backstop
-            raise ConcurrencyConflict(stream_id, request.expected_version, current) from exc
-        positions = tuple(
-            conn.execute(
-                select(job_events.c.position)
-                .where(job_events.c.stream_id == stream_id, job_events.c.stream_version > current)
-                .order_by(job_events.c.stream_version)
-            ).scalars()
-        )
-        return AppendResult(stream_id, positions, current + len(events))
+            positions = self._insert(cur, rows)
+        except (sqlite3.IntegrityError, psycopg.errors.IntegrityError) as exc:
+            if guard:
+                cur.execute("ROLLBACK TO SAVEPOINT jobctrl_append")
+                cur.execute("RELEASE SAVEPOINT jobctrl_append")
+            stored = self._stored_positions(cur, mark, [e[0] for e in encoded])
+            if stored:
+                raise IdempotencyConflict(
+                    f"{len(stored)} of {len(encoded)} event ids are already stored"
+                ) from exc
+            raise ConcurrencyConflict(stream_id, expected_version, current) from exc  # lock bypassed
+        if guard:
+            cur.execute("RELEASE SAVEPOINT jobctrl_append")
+        return AppendResult(stream_id, positions, current + len(rows))
+
+    def _insert(self, cur: Any, rows: list[tuple[Any, ...]]) -> tuple[int, ...]:
+        if self.db.is_postgres:
+            # One pipelined statement per row; RETURNING gives each row's position in order.
+            cur.executemany(_PG_INSERT + " RETURNING position", rows, returning=True)
+            positions = []
+            while True:
+                positions.append(cur.fetchone()[0])
+                if not cur.nextset():
+                    break
+            return tuple(positions)
+        cur.executemany(_SQLITE_INSERT, rows)
+        # One writer holds the database (BEGIN IMMEDIATE) and AUTOINCREMENT hands out max+1 per
+        # row, so this batch took the contiguous range ending at last_insert_rowid().
+        cur.execute("SELECT last_insert_rowid()")
+        last = cur.fetchone()[0]
+        return tuple(range(last - len(rows) + 1, last + 1))
+
+    def _stored_positions(self, cur: Any, mark: str, ids: list[str]) -> dict[str, int]:
+        stored: dict[str, int] = {}
+        for start in range(0, len(ids), _ID_CHUNK):
+            chunk = ids[start : start + _ID_CHUNK]
+            marks = ", ".join([mark] * len(chunk))
+            cur.execute(f"SELECT event_id, position FROM job_events WHERE event_id IN ({marks})", chunk)
+            stored.update(cur.fetchall())
+        return stored
+
+    def _replay(self, cur: Any, mark: str, stream_id: str, encoded: Sequence[EncodedEvent]) -> AppendResult:
+        """Every id stored: an idempotent retry, answered with the stored positions.  Some: a conflict."""
+        ids = [e[0] for e in encoded]
+        stored = self._stored_positions(cur, mark, ids)
+        if len(stored) != len(ids):
+            raise IdempotencyConflict(f"{len(stored)} of {len(ids)} event ids are already stored")
+        cur.execute(f"SELECT MAX(stream_version) FROM job_events WHERE stream_id = {mark}", (stream_id,))
+        version = cur.fetchone()[0] or 0
+        return AppendResult(stream_id, tuple(stored[i] for i in ids), version, idempotent_replay=True)
 
     # -- reading ----------------------------------------------------------------------------------
     def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]:

@@ -35,3 +35,18 @@ job_events = Table(
     Index("ix_job_events_job_id", "job_id"),
     sqlite_autoincrement=True,
 )
+
+# Snapshots of aggregate state (ADR 0005): a cache beside the log, never a source of truth.  A row is
+# the state of ``stream_id`` after ``version`` events, encoded as JSON; ``snapshot_type`` names the
+# aggregate class's state shape and ``state_version`` its revision, so a changed shape is never
+# restored from an old row (the stream is replayed instead and a new snapshot is written).
+aggregate_snapshots = Table(
+    "aggregate_snapshots",
+    metadata,
+    Column("stream_id", String(200), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("snapshot_type", String(100), nullable=False),
+    Column("state_version", Integer, nullable=False),
+    Column("state", Text, nullable=False),
+    Column("taken_at", String(40), nullable=False),
+)

@@ -1,0 +1,63 @@
+"""PostgreSQL appends wake LISTENing followers with the last committed position (ADR 0003)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+
+from jobctrl.discovery.events import JobDiscovered
+from jobctrl.domain_types import registry
+from jobctrl.kernel.events import NewEvent
+from jobctrl.kernel.store import AppendRequest, ConcurrencyConflict, EventStore, open_database
+from jobctrl.kernel.testing.plugin import PgSchema
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+def pg_store() -> Iterator[tuple[EventStore, str]]:
+    schema = PgSchema()
+    db = open_database(schema.url)
+    try:
+        # A channel of its own: other test runs on the same database notify on the default one.
+        store = EventStore(db, registry(), notify_channel=f"job_events_{schema.name}")
+        store.create_schema()
+        yield store, schema.url
+    finally:
+        db.dispose()
+        schema.drop()
+
+
+def _event(n: int) -> NewEvent:
+    return NewEvent.of(
+        JobDiscovered(
+            job_id=f"j{n}",
+            posting_url=f"https://jobs.example/{n}",
+            source="lever:acme",
+            employer="Acme",
+            metadata={},
+            discovered_at="2026-03-01T00:00:00.000Z",
+        ),
+        occurred_at=datetime(2026, 3, 1, tzinfo=UTC),
+    )
+
+
+def test_each_commit_notifies_its_last_position_and_a_refused_one_notifies_nothing(
+    pg_store: tuple[EventStore, str],
+) -> None:
+    store, url = pg_store
+    libpq_url = url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(libpq_url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {store.notify_channel}")
+        store.append_batch(
+            [AppendRequest("a", 0, [_event(1), _event(2)]), AppendRequest("b", 0, [_event(3)])]
+        )
+        with store.transaction() as tx:
+            tx.append("c", 0, [_event(4)])
+        with pytest.raises(ConcurrencyConflict):
+            store.append("a", 0, [_event(5)])
+        payloads = [n.payload for n in listener.notifies(timeout=1.0, stop_after=3)]
+    assert payloads == ["3", "4"]

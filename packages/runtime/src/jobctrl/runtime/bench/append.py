@@ -1,0 +1,237 @@
+"""Append throughput: our store against raw sqlite3 and the eventsourcing library's stock SQLite stack.
+
+All three write the same payloads, at 1, 100 and 1000 events per transaction, to files in one
+temporary directory (same file system), each database in WAL mode with ``synchronous=NORMAL``
+(our durability setting, ADR 0002):
+
+* ``ours``: ``EventStore.append`` of prepared ``NewEvent``s (validation, id and version checks,
+  encoding and insert, one transaction per call).
+* ``raw``: ``sqlite3`` ``executemany`` of the already-encoded rows into a ``job_events`` table created
+  from the same SQLAlchemy table definition (same columns, indexes and constraints), one
+  ``BEGIN IMMEDIATE`` … ``COMMIT`` per batch.  It does no validation: it is the floor.
+* ``stock_es``: the library's stock path, ``eventsourcing.persistence.EventStore`` with its default
+  ``Mapper``/``JSONTranscoder`` over ``SQLiteApplicationRecorder`` (its ``stored_events`` table), storing
+  library aggregate events that carry the same payload fields.  Its connections get the same
+  ``synchronous=NORMAL`` pragma (its default would fsync every commit, which would flatter us).
+
+Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 7) timed runs over
+``JOBCTRL_BENCH_EVENTS`` events (default 3000; the 1-per-transaction case uses a fifth of that).
+Ratios are taken at 100 events per transaction, as the median of the per-round ratios (the three
+subjects run back to back in each round, so each ratio is paired).  ADR 0006 explains the method.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+import msgspec
+from eventsourcing.domain import Aggregate as EsAggregate
+from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, Mapper, UUIDAsHex
+from eventsourcing.persistence import EventStore as EsEventStore
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnectionPool, SQLiteDatastore
+from sqlalchemy import create_mock_engine
+from sqlalchemy.schema import CreateIndex, CreateTable
+
+from jobctrl.discovery.events import JobDiscovered
+from jobctrl.domain_types import registry
+from jobctrl.kernel.events import NewEvent
+from jobctrl.kernel.store import EventStore, job_events, open_database
+
+BATCH_SIZES = (1, 100, 1000)
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def _events(total: int, tag: str) -> list[NewEvent]:
+    return [
+        NewEvent.of(
+            JobDiscovered(
+                job_id=f"job-{tag}-{n}",
+                posting_url=f"https://jobs.example/{tag}/{n}",
+                source="greenhouse:acme",
+                employer="Acme Corporation",
+                metadata={"title": "Senior Engineer", "location": "Remote", "team": "Platform"},
+                discovered_at="2026-03-01T12:00:00.000Z",
+            ),
+            occurred_at=NOW,
+            correlation_id=f"corr-{tag}",
+            workflow_id="discover-local",
+            run_id="run-1",
+            attempt=1,
+        )
+        for n in range(total)
+    ]
+
+
+def _batches(events: list[NewEvent], size: int) -> list[list[NewEvent]]:
+    return [events[i : i + size] for i in range(0, len(events), size)]
+
+
+def _rate(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+# -- (a) ours ---------------------------------------------------------------------------------------
+def _ours(directory: Path, size: int, total: int, run: int) -> float:
+    db = open_database(f"sqlite:///{directory / f'ours-{size}-{run}.db'}")
+    try:
+        store = EventStore(db, registry())
+        store.create_schema()
+        batches = _batches(_events(total, f"o{size}-{run}"), size)
+        started = time.perf_counter()
+        for i, batch in enumerate(batches):
+            store.append(f"stream-{i}", 0, batch)
+        return _rate(total, time.perf_counter() - started)
+    finally:
+        db.dispose()
+
+
+# -- (b) raw sqlite3 ---------------------------------------------------------------------------------
+def _job_events_ddl() -> list[str]:
+    statements: list[str] = []
+    engine = create_mock_engine("sqlite://", lambda *_a, **_k: None)
+    statements.append(str(CreateTable(job_events).compile(dialect=engine.dialect)))
+    statements.extend(str(CreateIndex(ix).compile(dialect=engine.dialect)) for ix in job_events.indexes)
+    return statements
+
+
+def _connect_raw(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    return conn
+
+
+_RAW_INSERT = (
+    "INSERT INTO job_events (event_id, stream_id, stream_version, event_type, schema_version, tenant_id,"
+    " job_id, occurred_at, payload, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _raw(directory: Path, size: int, total: int, run: int) -> float:
+    conn = _connect_raw(directory / f"raw-{size}-{run}.db")
+    try:
+        for statement in _job_events_ddl():
+            conn.execute(statement)
+        encoder = msgspec.json.Encoder()
+        # The rows are encoded before the clock starts: the raw baseline is the cost of the insert alone.
+        batches = [
+            [
+                (
+                    new.event_id,
+                    f"stream-{i}",
+                    v,
+                    new.event.event_type,
+                    1,
+                    new.tenant_id,
+                    getattr(new.event, "job_id", None),
+                    new.occurred_at,
+                    encoder.encode(new.event).decode(),
+                    encoder.encode(new.metadata).decode(),
+                )
+                for v, new in enumerate(batch, start=1)
+            ]
+            for i, batch in enumerate(_batches(_events(total, f"r{size}-{run}"), size))
+        ]
+        started = time.perf_counter()
+        for rows in batches:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany(_RAW_INSERT, rows)
+            conn.execute("COMMIT")
+        return _rate(total, time.perf_counter() - started)
+    finally:
+        conn.close()
+
+
+# -- (c) the eventsourcing library's stock SQLite stack ------------------------------------------------
+class _StockPosting(EsAggregate):
+    """A stock library aggregate whose event carries the same payload fields as JobDiscovered."""
+
+    class Discovered(EsAggregate.Event):
+        job_id: str
+        posting_url: str
+        source: str
+        employer: str
+        metadata: dict[str, str]
+        discovered_at: str
+
+
+class _SameDurabilityPool(SQLiteConnectionPool):
+    def _create_connection(self) -> Any:
+        connection = super()._create_connection()
+        connection.cursor().execute("PRAGMA synchronous=NORMAL")
+        return connection
+
+
+def _stock_es(directory: Path, size: int, total: int, run: int) -> float:
+    datastore = SQLiteDatastore(str(directory / f"stock-{size}-{run}.db"))
+    datastore.pool = _SameDurabilityPool(db_name=datastore.pool.db_name)
+    recorder = SQLiteApplicationRecorder(datastore)
+    recorder.create_table()
+    transcoder = JSONTranscoder()  # registered as a stock Application registers them
+    transcoder.register(UUIDAsHex())
+    transcoder.register(DatetimeAsISO())
+    store: EsEventStore[UUID] = EsEventStore(Mapper(transcoder), recorder)
+    try:
+        batches = []
+        for i, batch in enumerate(_batches(_events(total, f"s{size}-{run}"), size)):
+            originator = uuid5(NAMESPACE_URL, f"stream-{i}-{run}")
+            batches.append(
+                [
+                    _StockPosting.Discovered(
+                        originator_id=originator,
+                        originator_version=v,
+                        timestamp=NOW,
+                        **msgspec.structs.asdict(new.event),
+                    )
+                    for v, new in enumerate(batch, start=1)
+                ]
+            )
+        started = time.perf_counter()
+        for domain_events in batches:
+            store.put(domain_events)
+        elapsed = time.perf_counter() - started
+        assert recorder.select_events(batches[0][0].originator_id), "the stock recorder stored nothing"
+        return _rate(total, elapsed)
+    finally:
+        datastore.close()
+
+
+@dataclass(frozen=True)
+class _Subject:
+    name: str
+    measure: Callable[[Path, int, int, int], float]
+
+
+SUBJECTS = (_Subject("ours", _ours), _Subject("raw", _raw), _Subject("stock_es", _stock_es))
+
+
+def run(results: dict[str, Any]) -> None:
+    total = int(os.environ.get("JOBCTRL_BENCH_EVENTS", "3000"))
+    repeats = int(os.environ.get("JOBCTRL_BENCH_REPEATS", "7"))
+    with tempfile.TemporaryDirectory(prefix="jobctrl-bench-append-") as tmp:
+        directory = Path(tmp)
+        for size in BATCH_SIZES:
+            count = max(size, total // 5 if size == 1 else total)
+            count -= count % size
+            # The subjects run back to back within each round, so a round's ratios are paired
+            # measurements under the same background load; the figures are medians over rounds.
+            samples: dict[str, list[float]] = {s.name: [] for s in SUBJECTS}
+            for run_no in range(repeats):
+                for subject in SUBJECTS:
+                    samples[subject.name].append(subject.measure(directory, size, count, run_no))
+            for name, values in samples.items():
+                results[f"append.{name}_per_s.{size}"] = round(statistics.median(values), 1)
+            if size == 100:
+                for baseline in ("raw", "stock_es"):
+                    paired = [o / b for o, b in zip(samples["ours"], samples[baseline], strict=True)]
+                    results[f"append.ratio_vs_{baseline}.100"] = round(statistics.median(paired), 3)
