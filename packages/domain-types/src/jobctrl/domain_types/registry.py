@@ -25,7 +25,10 @@ CONTEXT_EVENT_MODULES = (
     orchestration_events,
 )
 
-UPCASTERS: tuple[Upcaster, ...] = ()
+# Each context may publish ``UPCASTERS`` beside ``EVENTS`` in its events module.
+UPCASTERS: tuple[Upcaster, ...] = tuple(
+    up for module in CONTEXT_EVENT_MODULES for up in getattr(module, "UPCASTERS", ())
+)
 
 
 def ordered_classes(
