@@ -14,7 +14,7 @@ from jobctrl.kernel.store import Database
 from jobctrl.llm import LlmUsage
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.spend.check_budget import check_spend_budget
-from jobctrl.orchestration.spend.ledger import SpendLedger
+from jobctrl.orchestration.spend.ledger import SpendLedger, ledger_with_settings
 from jobctrl.orchestration.tables import create_orchestration_tables
 
 pytestmark = pytest.mark.both_databases
@@ -29,8 +29,7 @@ def _on_both_databases(db_kind: str) -> str:
 @given("an empty spend ledger", target_fixture="ledger")
 def empty_ledger(database: Database, clock: FixedClock) -> SpendLedger:
     create_orchestration_tables(database)
-    settings = SettingsStore(database, clock=clock)
-    return SpendLedger(database, lambda: settings.load().daily_budget_usd, clock=clock)
+    return ledger_with_settings(database, clock=clock)
 
 
 @given(parsers.parse("the daily budget is {amount:g} USD"))

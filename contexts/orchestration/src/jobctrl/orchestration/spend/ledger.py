@@ -17,6 +17,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.store import Database
 from jobctrl.llm import LlmUsage, estimate_cost_usd
+from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.tables import llm_spend
 
 
@@ -90,3 +91,9 @@ class SpendLedger:
             ).first()
         spent, calls = (float(row[0]), int(row[1])) if row else (0.0, 0)
         return SpendStatus(day=day, spent_usd=spent, budget_usd=float(self._budget_usd()), calls=calls)
+
+
+def ledger_with_settings(db: Database, *, clock: Clock | None = None) -> SpendLedger:
+    """A ledger whose ceiling is ``daily_budget_usd`` from the saved settings, read on every check."""
+    settings = SettingsStore(db, clock=clock)
+    return SpendLedger(db, lambda: settings.load().daily_budget_usd, clock=clock)
