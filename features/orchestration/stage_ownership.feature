@@ -35,3 +35,8 @@ Feature: Ownership of running Score, Tailor and Cover rows
   Scenario: A Score write without an owner is refused
     When the score stage of "j1" is started without an owner
     Then the write is refused as OwnerRequired
+
+  Scenario: Reconciling leaves rows of other workflows alone
+    Given the cover stage of "j1" was started by "wf-other" run "r7" attempt 1
+    When attempt 2 of "wf-1" run "r1" reconciles its rows and score version 5 is committed
+    Then the cover stage of "j1" is owned by "wf-other" run "r7" attempt 1

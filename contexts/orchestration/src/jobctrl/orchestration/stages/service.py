@@ -7,13 +7,14 @@ OwnershipLost) raises before anything is appended.  The owner goes into every ev
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from jobctrl.kernel.aggregate import AggregateRepository
-from jobctrl.kernel.clock import Clock, SystemClock
+from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration.stages.aggregate import JobStages
+from jobctrl.orchestration.events import Stage
+from jobctrl.orchestration.stages.aggregate import JobStages, ReconciledRow
 from jobctrl.orchestration.stages.states import StageOwner
 
 T = TypeVar("T")
@@ -37,3 +38,12 @@ class StageService:
                 stages, workflow_id=owner.workflow_id, run_id=owner.temporal_run_id, attempt=owner.attempt
             )
         return result
+
+    def reconcile_owned_rows(
+        self, job_id: str, owner: StageOwner, committed_versions: Mapping[Stage, int | None]
+    ) -> list[ReconciledRow]:
+        """Run by a retrying activity before any selector-based work (see JobStages)."""
+        at = isoformat(self.clock.now())
+        return self.run(
+            job_id, lambda s: s.reconcile_owned_rows(owner, committed_versions, at=at), owner=owner
+        )
