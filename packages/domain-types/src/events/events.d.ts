@@ -469,6 +469,8 @@ export interface StageStartedPayload {
   stage: "apply" | "cover" | "discover" | "enrich" | "score" | "tailor";
   attemptNumber: number;
   startedAt: string;
+  owner?: StageOwnerRef | null;
+  baselineVersion?: number | null;
 }
 
 export interface StageCompletedPayload {
@@ -505,6 +507,8 @@ export interface StageBlockedPayload {
   jobId: string;
   stage: "apply" | "cover" | "discover" | "enrich" | "score" | "tailor";
   blockedBy: Array<string>;
+  errorCode: string;
+  errorMessage: string;
 }
 
 export interface StageSkippedPayload {
@@ -820,6 +824,54 @@ export interface ContactResearchSourceAttemptedPayload {
   attemptedAt: string;
 }
 
+export interface StageEnqueuedPayload {
+  jobId: string;
+  stage: "apply" | "cover" | "discover" | "enrich" | "score" | "tailor";
+  queuedAt: string;
+}
+
+export interface StageUnblockedPayload {
+  jobId: string;
+  stage: "apply" | "cover" | "discover" | "enrich" | "score" | "tailor";
+  attemptCount: number;
+  unblockedAt: string;
+}
+
+export interface StageMarkedStalePayload {
+  jobId: string;
+  stage: "apply" | "cover" | "discover" | "enrich" | "score" | "tailor";
+  reason: string;
+  markedAt: string;
+}
+
+export interface ProfileRevisionSavedPayload {
+  profileVersion: number;
+  content: Record<string, unknown>;
+  factsDigest: string;
+  presentationDigest: string;
+  savedAt: string;
+}
+
+export interface ProfileContinuationQueuedPayload {
+  intentId: string;
+  profileVersion: number;
+  profileEventId: string;
+  workflowId: string;
+  queuedAt: string;
+}
+
+export interface ProfileContinuationDispatchIntendedPayload {
+  intentId: string;
+  workflowId: string;
+  intendedAt: string;
+}
+
+export interface ProfileContinuationCoalescedPayload {
+  intentId: string;
+  intoIntentId: string;
+  coalescedAt: string;
+}
+
 export type DiscoveryRunCounts = {
   total: number;
   newJobs: number;
@@ -841,12 +893,18 @@ export type ExecutionRef = {
   temporalRunId: string;
 };
 
+export type StageOwnerRef = {
+  workflowId: string;
+  temporalRunId: string;
+  attempt: number;
+};
+
 export type StepDetail = {
   code: string;
   itemCount: number | null;
 };
 
-export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted"];
+export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced"];
 export type JobCtrlEventType = (typeof JOBCTRL_EVENT_TYPES)[number];
 export interface JobCtrlPayloads {
   JobDiscovered: JobDiscoveredPayload;
@@ -950,6 +1008,13 @@ export interface JobCtrlPayloads {
   FollowUpCompleted: FollowUpCompletedPayload;
   FollowUpDismissed: FollowUpDismissedPayload;
   ContactResearchSourceAttempted: ContactResearchSourceAttemptedPayload;
+  StageEnqueued: StageEnqueuedPayload;
+  StageUnblocked: StageUnblockedPayload;
+  StageMarkedStale: StageMarkedStalePayload;
+  ProfileRevisionSaved: ProfileRevisionSavedPayload;
+  ProfileContinuationQueued: ProfileContinuationQueuedPayload;
+  ProfileContinuationDispatchIntended: ProfileContinuationDispatchIntendedPayload;
+  ProfileContinuationCoalesced: ProfileContinuationCoalescedPayload;
 }
 export interface JobCtrlEnvelope<T extends JobCtrlEventType = JobCtrlEventType> {
   eventType: T;

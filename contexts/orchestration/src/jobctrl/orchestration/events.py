@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.registry import Payload, Upcaster
 
 Stage = Literal["discover", "enrich", "score", "tailor", "cover", "apply"]
 WorkflowStatus = Literal["in_progress", "succeeded", "failed", "canceled", "timed_out", "terminated"]
@@ -30,12 +31,25 @@ Message = Annotated[str, msgspec.Meta(max_length=500)]
 
 
 # -- stages ---------------------------------------------------------------------------------------
+class StageOwnerRef(msgspec.Struct, frozen=True, rename="camel"):
+    """The owner of a running Score/Tailor/Cover row: one activity attempt of one workflow run."""
+
+    workflow_id: str
+    temporal_run_id: str
+    attempt: Annotated[int, msgspec.Meta(ge=1)]
+
+
 class StageStarted(DomainEvent, frozen=True):
+    """v2 adds the owner and the baseline (score version / material generation before the run)."""
+
     event_type = "StageStarted"
+    schema_version = 2
     job_id: str
     stage: Stage
     attempt_number: int
     started_at: str
+    owner: StageOwnerRef | None = None
+    baseline_version: int | None = None
 
 
 class StageCompleted(DomainEvent, frozen=True):
@@ -73,10 +87,15 @@ class StageReset(DomainEvent, frozen=True):
 
 
 class StageBlocked(DomainEvent, frozen=True):
+    """v2 adds the typed block code (e.g. ``UPSTREAM_TAILOR_FAILED``) and its bounded message."""
+
     event_type = "StageBlocked"
+    schema_version = 2
     job_id: str
     stage: Stage
     blocked_by: list[Code]
+    error_code: Code
+    error_message: Message
 
 
 class StageSkipped(DomainEvent, frozen=True):
@@ -94,6 +113,35 @@ class StageCanceled(DomainEvent, frozen=True):
     reason: Message | None = None
 
 
+class StageEnqueued(DomainEvent, frozen=True):
+    """Pending -> Queued (the reference only tags rows with a ``StageQueued`` marker string)."""
+
+    event_type = "StageEnqueued"
+    job_id: str
+    stage: Stage
+    queued_at: str
+
+
+class StageUnblocked(DomainEvent, frozen=True):
+    """Blocked -> Pending, e.g. an upstream Tailor success clearing its own blocks."""
+
+    event_type = "StageUnblocked"
+    job_id: str
+    stage: Stage
+    attempt_count: int
+    unblocked_at: str
+
+
+class StageMarkedStale(DomainEvent, frozen=True):
+    """Succeeded -> Stale: the output no longer matches its inputs (e.g. the profile changed)."""
+
+    event_type = "StageMarkedStale"
+    job_id: str
+    stage: Stage
+    reason: Code
+    marked_at: str
+
+
 # -- profile --------------------------------------------------------------------------------------
 class ProfileUpdated(DomainEvent, frozen=True):
     event_type = "ProfileUpdated"
@@ -106,6 +154,49 @@ class ProfileImported(DomainEvent, frozen=True):
     source: str
     imported_sections: list[str]
     imported_at: str
+
+
+class ProfileRevisionSaved(DomainEvent, frozen=True):
+    """Every accepted save: the normalized profile content and its digests (profile version N).
+
+    ``factsDigest`` covers what preparation depends on; ``presentationDigest`` covers style/template
+    sections only, so a presentation-only save is recorded but starts nothing."""
+
+    event_type = "ProfileRevisionSaved"
+    profile_version: Annotated[int, msgspec.Meta(ge=1)]
+    content: dict[str, Any]
+    facts_digest: str
+    presentation_digest: str
+    saved_at: str
+
+
+class ProfileContinuationQueued(DomainEvent, frozen=True):
+    """The outbox fact committed with a genuine ``ProfileUpdated``: preparation must continue."""
+
+    event_type = "ProfileContinuationQueued"
+    intent_id: str
+    profile_version: int
+    profile_event_id: str
+    workflow_id: str
+    queued_at: str
+
+
+class ProfileContinuationDispatchIntended(DomainEvent, frozen=True):
+    """Appended before the Temporal start: from here on the revision may have started."""
+
+    event_type = "ProfileContinuationDispatchIntended"
+    intent_id: str
+    workflow_id: str
+    intended_at: str
+
+
+class ProfileContinuationCoalesced(DomainEvent, frozen=True):
+    """A revision that provably never started is folded into a newer one."""
+
+    event_type = "ProfileContinuationCoalesced"
+    intent_id: str
+    into_intent_id: str
+    coalesced_at: str
 
 
 # -- pipeline steps -------------------------------------------------------------------------------
@@ -291,4 +382,25 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     PreparationWorkItemStarted,
     PreparationWorkItemCompleted,
     PreparationWorkItemFailed,
+    StageEnqueued,
+    StageUnblocked,
+    StageMarkedStale,
+    ProfileRevisionSaved,
+    ProfileContinuationQueued,
+    ProfileContinuationDispatchIntended,
+    ProfileContinuationCoalesced,
+)
+
+
+def _stage_started_v1(payload: Payload) -> Payload:
+    return payload  # v1 rows simply have no owner / baseline (both optional)
+
+
+def _stage_blocked_v1(payload: Payload) -> Payload:
+    return {**payload, "errorCode": "BLOCKED_UPSTREAM", "errorMessage": ""}
+
+
+UPCASTERS: tuple[Upcaster, ...] = (
+    Upcaster("StageStarted", 1, _stage_started_v1),
+    Upcaster("StageBlocked", 1, _stage_blocked_v1),
 )

@@ -110,7 +110,18 @@ REFERENCE_EVENT_NAMES: tuple[str, ...] = (
 )
 
 # Names JobCtrl adds after the reference entries, in the order they were added.  Append only.
-APPENDED_EVENT_NAMES: tuple[str, ...] = ("ContactResearchSourceAttempted",)
+APPENDED_EVENT_NAMES: tuple[str, ...] = (
+    # contact (supervised research audit)
+    "ContactResearchSourceAttempted",
+    # orchestration (ADR 0025, 0028)
+    "StageEnqueued",
+    "StageUnblocked",
+    "StageMarkedStale",
+    "ProfileRevisionSaved",
+    "ProfileContinuationQueued",
+    "ProfileContinuationDispatchIntended",
+    "ProfileContinuationCoalesced",
+)
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES
 

@@ -1,0 +1,1 @@
+"""Workflow runs: the lifecycle facts of every Temporal execution and the describe reconciler."""

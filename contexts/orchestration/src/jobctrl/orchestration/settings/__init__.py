@@ -1,0 +1,1 @@
+"""Operator settings with defaults and validation, persisted in the ``jobctrl_settings`` table."""

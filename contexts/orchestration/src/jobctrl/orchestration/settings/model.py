@@ -1,0 +1,44 @@
+"""The orchestration settings and their ranges (reference ``config.json`` and ``discovery_settings``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from jobctrl.orchestration.settings.cron import validate_cron
+
+DEFAULT_USER_AGENT = "JobCtrl/0.1 (+local job search; contact: owner of this install)"
+
+
+class OrchestrationSettings(BaseModel):
+    # Unknown keys are refused, not silently kept (a typo must not look saved).
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    auto_apply: bool = False
+    apply_approval_required: bool = True
+    min_fit_score: Annotated[float, Field(ge=0, le=10)] = 7
+    apply_concurrency: Annotated[int, Field(ge=1, le=16)] = 1
+    pipeline_internal_concurrency: Annotated[int, Field(ge=1, le=16)] = 1
+    worker_activity_slots: Annotated[int, Field(ge=1, le=64)] = 4
+    daily_budget_usd: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 25.0
+    tailoring_judge_min_score: Annotated[float, Field(ge=0, le=1)] = 0.82
+    apply_max_budget_usd: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 5.0
+    apply_timeout_seconds: Annotated[int, Field(ge=60, le=3600)] = 900
+    discovery_schedule_enabled: bool = False
+    discovery_schedule_cron: str = "0 7 * * *"
+    max_parallel_families: Annotated[int, Field(ge=1, le=16)] = 1
+    crawl_user_agent: Annotated[str, Field(min_length=1, max_length=200)] = DEFAULT_USER_AGENT
+    task_queue: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$")] = "jobctrl-default"
+
+    @field_validator("discovery_schedule_cron")
+    @classmethod
+    def _cron(cls, value: str) -> str:
+        return validate_cron(value)
+
+    @field_validator("crawl_user_agent")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        if not value.isprintable():
+            raise ValueError("the user agent must be printable text")
+        return value

@@ -1,0 +1,1 @@
+"""The daily LLM spend ledger and the spend preflight."""

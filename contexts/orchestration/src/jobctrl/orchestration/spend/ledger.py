@@ -1,0 +1,99 @@
+"""``llm_spend``: an UPSERT per UTC day, implementing ``jobctrl.llm.SpendRecorder``.
+
+Spend is recorded after every call, success or not, and never refunded.  The addition happens in
+the database (``cost_usd = cost_usd + excluded.cost_usd``) so concurrent recorders never lose an
+increment, on SQLite and on PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.kernel.store import Database
+from jobctrl.llm import LlmUsage, estimate_cost_usd
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.tables import llm_spend
+
+
+@dataclass(frozen=True)
+class SpendStatus:
+    day: str
+    spent_usd: float
+    budget_usd: float
+    calls: int
+
+    @property
+    def unlimited(self) -> bool:
+        return self.budget_usd == 0
+
+    @property
+    def exceeded(self) -> bool:
+        """At or above a positive ceiling (0 means unlimited)."""
+        return not self.unlimited and self.spent_usd >= self.budget_usd
+
+    @property
+    def remaining_usd(self) -> float | None:
+        return None if self.unlimited else max(0.0, self.budget_usd - self.spent_usd)
+
+
+class SpendLedger:
+    def __init__(self, db: Database, budget_usd: Callable[[], float], *, clock: Clock | None = None) -> None:
+        self.db = db
+        self._budget_usd = budget_usd  # read live on every status (the setting takes effect at once)
+        self.clock = clock or SystemClock()
+
+    def _today(self) -> str:
+        return self.clock.now().date().isoformat()
+
+    def record(self, usage: LlmUsage) -> None:
+        cost = estimate_cost_usd(usage.model, usage.input_tokens, usage.output_tokens)
+        self.add(cost, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
+
+    def add(self, cost_usd: float, *, input_tokens: int = 0, output_tokens: int = 0) -> None:
+        """Add a provider-reported or estimated cost to today's row."""
+        if cost_usd < 0 or input_tokens < 0 or output_tokens < 0:
+            raise ValueError("spend cannot be negative")
+        row = {
+            "day": self._today(),
+            "cost_usd": cost_usd,
+            "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "calls": 1,
+            "updated_at": isoformat(self.clock.now()),
+        }
+        insert = pg_insert if self.db.is_postgres else sqlite_insert
+        stmt = insert(llm_spend).values(**row)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=[llm_spend.c.day],
+            set_={
+                "cost_usd": llm_spend.c.cost_usd + stmt.excluded.cost_usd,
+                "input_tokens": llm_spend.c.input_tokens + stmt.excluded.input_tokens,
+                "output_tokens": llm_spend.c.output_tokens + stmt.excluded.output_tokens,
+                "calls": llm_spend.c.calls + 1,
+                "updated_at": stmt.excluded.updated_at,
+            },
+        )
+        with self.db.write() as conn:
+            conn.execute(stmt)
+
+    def status(self) -> SpendStatus:
+        """Today's (UTC) spend against the current ceiling."""
+        day = self._today()
+        with self.db.read() as conn:
+            row = conn.execute(
+                select(llm_spend.c.cost_usd, llm_spend.c.calls).where(llm_spend.c.day == day)
+            ).first()
+        spent, calls = (float(row[0]), int(row[1])) if row else (0.0, 0)
+        return SpendStatus(day=day, spent_usd=spent, budget_usd=float(self._budget_usd()), calls=calls)
+
+
+def ledger_with_settings(db: Database, *, clock: Clock | None = None) -> SpendLedger:
+    """A ledger whose ceiling is ``daily_budget_usd`` from the saved settings, read on every check."""
+    settings = SettingsStore(db, clock=clock)
+    return SpendLedger(db, lambda: settings.load().daily_budget_usd, clock=clock)

@@ -1,0 +1,1 @@
+"""Pipeline steps: execution-scoped lifecycle of orchestration gaps (planning, fan-out, PDF, ...)."""

@@ -1,0 +1,155 @@
+"""The transition table as a whole, and the aggregate's fold agreeing with its commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jobctrl.domain_types import registry
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.orchestration.events import StageBlocked, StageStarted
+from jobctrl.orchestration.stage_machine import InvalidStageInput, apply_trigger
+from jobctrl.orchestration.stages.aggregate import JobStages
+from jobctrl.orchestration.stages.fold import STAGE_EVENT_TYPES, fold_job_stages
+from jobctrl.orchestration.stages.limits import STAGES
+from jobctrl.orchestration.stages.states import (
+    Blocked,
+    Canceled,
+    Exhausted,
+    Failed,
+    NeedsVerification,
+    Pending,
+    Queued,
+    Running,
+    Skipped,
+    StageOwner,
+    StageState,
+    Stale,
+    Succeeded,
+    Trigger,
+    kind_of,
+)
+from jobctrl.orchestration.stages.transitions import TransitionRejected, is_allowed, transition
+
+pytestmark = pytest.mark.domain
+
+SAMPLES: list[StageState] = [
+    Pending(attempt_count=0, max_attempts=3),
+    Queued(queued_at="t"),
+    Running(attempt_count=1, started_at="t"),
+    Succeeded(attempt_count=1, finished_at="t", duration_ms=1),
+    Failed(attempt_count=1, max_attempts=3, error_code="X", error_message="m", retryable=True),
+    Blocked(blocked_by=("tailor",), error_code="B", error_message="m"),
+    Skipped(reason="r"),
+    Exhausted(attempt_count=3, max_attempts=3, error_code="X", error_message="m"),
+    Stale(reason="r"),
+    Canceled(canceled_at="t"),
+    NeedsVerification(reason="r"),
+]
+
+
+def test_exactly_sixteen_of_the_121_pairs_are_allowed() -> None:
+    allowed = [(kind_of(s), t) for s in SAMPLES for t in Trigger if is_allowed(s, t)]
+    assert len(SAMPLES) == 11 and len(Trigger) == 11 and len(allowed) == 16
+    for state in SAMPLES:
+        for trigger in Trigger:
+            if (kind_of(state), trigger) in allowed:
+                transition(state, trigger)
+            else:
+                with pytest.raises(TransitionRejected) as caught:
+                    transition(state, trigger)
+                assert caught.value.state is state and caught.value.trigger is trigger
+
+
+def test_nothing_leaves_needs_verification() -> None:
+    assert not any(is_allowed(NeedsVerification(reason="r"), t) for t in Trigger)
+
+
+@pytest.mark.parametrize(
+    ("state", "trigger", "inputs"),
+    [
+        ({"kind": "Nope"}, "Start", {}),
+        ({"kind": "Pending", "attemptCount": "two", "maxAttempts": 3}, "Start", {}),
+        ({"kind": "Pending", "attemptCount": 0, "maxAttempts": 3}, "Launch", {}),
+        ({"kind": "Pending", "attemptCount": 0, "maxAttempts": 3}, "Start", {"startedAtt": "t"}),
+    ],
+)
+def test_malformed_json_input_is_a_typed_error(
+    state: dict[str, Any], trigger: str, inputs: dict[str, Any]
+) -> None:
+    with pytest.raises(InvalidStageInput) as caught:
+        apply_trigger(state, trigger, inputs)
+    assert caught.value.code == "invalid_stage_input"
+
+
+OWNER = StageOwner("wf", "run", 1)
+COMMANDS = st.lists(
+    st.tuples(
+        st.sampled_from(
+            ["start", "complete", "fail", "reset", "skip", "cancel", "stale", "enqueue", "block"]
+        ),
+        st.sampled_from(STAGES),
+    ),
+    max_size=30,
+)
+
+
+def _run(stages: JobStages, name: str, stage: Any) -> None:
+    owner = OWNER if stage in ("score", "tailor", "cover") else None
+    match name:
+        case "start":
+            stages.start(stage, at="t", owner=owner)
+        case "complete":
+            stages.complete(stage, at="t", duration_ms=1, owner=owner)
+        case "fail":
+            stages.fail(stage, error_code="X", error_message="m", retryable=True, at="t", owner=owner)
+        case "reset":
+            stages.reset(stage, at="t")
+        case "skip":
+            stages.skip(stage, reason="r")
+        case "cancel":
+            stages.cancel(stage, at="t")
+        case "stale":
+            stages.mark_stale(stage, reason="r", at="t")
+        case "enqueue":
+            stages.enqueue(stage, at="t")
+        case _:
+            stages.block(stage, blocked_by=["enrich"], error_code="B", error_message="m")
+
+
+@settings(max_examples=150, deadline=None)
+@given(COMMANDS)
+def test_replaying_the_recorded_events_gives_the_same_state(commands: list[tuple[str, Any]]) -> None:
+    """Whatever sequence is tried, refused commands record nothing and the fold agrees."""
+    stages = JobStages("j")
+    for name, stage in commands:
+        before = len(stages.pending_events)
+        try:
+            _run(stages, name, stage)
+        except JobCtrlError:
+            assert len(stages.pending_events) == before
+    replay = JobStages("j")
+    for event in stages.pending_events:
+        replay.apply(event)
+    assert replay.states == stages.states
+
+
+def test_reference_v1_stage_rows_upcast() -> None:
+    reg = registry()
+    started = reg.decode_payload(
+        "StageStarted", b'{"jobId":"j","stage":"score","attemptNumber":1,"startedAt":"t"}', 1
+    )
+    assert isinstance(started, StageStarted) and started.owner is None
+    blocked = reg.decode_payload("StageBlocked", b'{"jobId":"j","stage":"cover","blockedBy":["tailor"]}', 1)
+    assert isinstance(blocked, StageBlocked) and blocked.error_code == "BLOCKED_UPSTREAM"
+
+
+def test_the_fold_of_a_stream_matches_the_aggregate() -> None:
+    stages = JobStages("j")
+    stages.start("tailor", at="t", owner=OWNER)
+    stages.fail("tailor", error_code="X", error_message="m", retryable=True, at="t", owner=OWNER)
+    assert fold_job_stages("j", stages.pending_events) == stages.states
+    assert "StageUnblocked" in STAGE_EVENT_TYPES and len(STAGE_EVENT_TYPES) == 11

@@ -1,0 +1,256 @@
+"""Shared fixtures for the orchestration scenarios."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.store import Database, EventStore
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def store(database: Database) -> EventStore:
+    store = EventStore(database, registry())
+    store.create_schema()
+    return store
+
+
+@pytest.fixture
+def ctx() -> dict[str, Any]:
+    return {}
+
+
+# -- stage steps shared by stage_rules.feature and stage_ownership.feature ----------------------
+from pytest_bdd import given, parsers, then, when  # noqa: E402
+
+from jobctrl.kernel.errors import JobCtrlError  # noqa: E402
+from jobctrl.orchestration.events import Stage  # noqa: E402
+from jobctrl.orchestration.stages.aggregate import ReconcileOutcome  # noqa: E402
+from jobctrl.orchestration.stages.service import StageService  # noqa: E402
+from jobctrl.orchestration.stages.states import Blocked, Running, StageOwner, kind_of  # noqa: E402
+from jobctrl.orchestration.stages.transitions import TransitionRejected  # noqa: E402
+
+AT = "2026-03-01T09:00:00.000Z"
+DEFAULT_OWNER = StageOwner("wf-default", "run-default", 1)
+
+
+def _owner_for(stage: str) -> StageOwner | None:
+    return DEFAULT_OWNER if stage in ("score", "tailor", "cover") else None
+
+
+@pytest.fixture
+def stages(store: EventStore, clock: FixedClock) -> StageService:
+    return StageService(store, clock=clock)
+
+
+def _attempt(ctx: dict[str, Any], store: EventStore, action: Any) -> None:
+    ctx["head_before"] = store.head_position()
+    try:
+        ctx["result"] = action()
+    except JobCtrlError as exc:
+        ctx["error"] = exc
+
+
+def _start_and(stages: StageService, job: str, stage: Stage, outcome: str) -> None:
+    owner = _owner_for(stage)
+
+    def command(s: Any) -> None:
+        s.start(stage, at=AT, owner=owner)
+        if outcome == "fails":
+            s.fail(stage, error_code="TIMEOUT", error_message="timed out", retryable=True, at=AT, owner=owner)
+        elif outcome == "completes":
+            s.complete(stage, at=AT, duration_ms=10, owner=owner)
+
+    stages.run(job, command, owner=owner)
+
+
+@given(parsers.parse('job "{job}" has no stage history'))
+def no_history(store: EventStore) -> None:
+    assert store.head_position() == 0
+
+
+@given(parsers.parse('the {stage} stage of "{job}" failed {n:d} times'))
+def failed_n_times(stages: StageService, job: str, stage: Stage, n: int) -> None:
+    """Each failure is reset for the next attempt, unless it exhausted the stage."""
+    for _ in range(n):
+        _start_and(stages, job, stage, "fails")
+        if kind_of(stages.load(job).state(stage)) == "Failed":
+            stages.run(job, lambda s: s.reset(stage, at=AT))
+
+
+@given(parsers.parse('the {stage} stage of "{job}" was skipped'))
+def was_skipped(stages: StageService, job: str, stage: Stage) -> None:
+    stages.run(job, lambda s: s.skip(stage, reason="low_score"))
+
+
+@given(parsers.parse('the {stage} stage of "{job}" is running'))
+def is_running(stages: StageService, job: str, stage: Stage) -> None:
+    _start_and(stages, job, stage, "runs")
+
+
+@when(parsers.parse('the {stage} stage of "{job}" is started and {outcome}'))
+def started_and(
+    stages: StageService, store: EventStore, ctx: dict[str, Any], job: str, stage: Stage, outcome: str
+) -> None:
+    ctx["head_before"] = store.head_position()
+    _start_and(stages, job, stage, outcome)
+
+
+@when(parsers.parse('the {stage} stage of "{job}" is started'))
+def started(stages: StageService, store: EventStore, ctx: dict[str, Any], job: str, stage: Stage) -> None:
+    _attempt(ctx, store, lambda: stages.run(job, lambda s: s.start(stage, at=AT, owner=_owner_for(stage))))
+
+
+@when(parsers.parse('the {stage} stage of "{job}" is started without an owner'))
+def started_no_owner(
+    stages: StageService, store: EventStore, ctx: dict[str, Any], job: str, stage: Stage
+) -> None:
+    _attempt(ctx, store, lambda: stages.run(job, lambda s: s.start(stage, at=AT)))
+
+
+@when(parsers.parse('the {stage} stage of "{job}" is reset'))
+def reset(stages: StageService, job: str, stage: Stage) -> None:
+    stages.run(job, lambda s: s.reset(stage, at=AT))
+
+
+@then(parsers.parse('the {stage} stage of "{job}" is {kind} with {n:d} attempts'))
+@then(parsers.parse('the {stage} stage of "{job}" is {kind} with {n:d} attempt'))
+def stage_is(stages: StageService, job: str, stage: Stage, kind: str, n: int) -> None:
+    state = stages.load(job).state(stage)
+    assert kind_of(state) == kind and getattr(state, "attempt_count", None) == n
+
+
+@then(parsers.re(r'the (?P<stage>\w+) stage of "(?P<job>[^"]+)" is (?P<kind>[A-Z][A-Za-z]+)$'))
+def stage_kind(stages: StageService, job: str, stage: Stage, kind: str) -> None:
+    assert kind_of(stages.load(job).state(stage)) == kind
+
+
+@given(parsers.parse('the {stage} stage of "{job}" is blocked by tailor with "{code}"'))
+@then(parsers.parse('the {stage} stage of "{job}" is blocked by tailor with "{code}"'))
+def blocked_by_tailor(stages: StageService, job: str, stage: Stage, code: str) -> None:
+    state = stages.load(job).state(stage)
+    assert isinstance(state, Blocked) and state.blocked_by == ("tailor",) and state.error_code == code
+
+
+@then(parsers.parse('the last events of "{job}" are {names}'))
+def last_events(store: EventStore, job: str, names: str) -> None:
+    expected = [n.strip() for n in names.split(",")]
+    rows = store.read_stream(f"stages-{job}")
+    assert [r.event_type for r in rows[-len(expected) :]] == expected
+
+
+@then("the failure and both blocks were appended in one transaction")
+def one_transaction(store: EventStore, ctx: dict[str, Any]) -> None:
+    rows = store.read_all(after=ctx["head_before"])
+    assert [r.event_type for r in rows] == ["StageStarted", "StageFailed", "StageBlocked", "StageBlocked"]
+    # one save = one append request: consecutive versions of one stream written together
+    assert [r.stream_version for r in rows] == list(range(rows[0].stream_version, rows[0].stream_version + 4))
+
+
+@then(parsers.parse('the write is rejected as TransitionRejected from {kind} by "{trigger}"'))
+def write_rejected(ctx: dict[str, Any], kind: str, trigger: str) -> None:
+    error = ctx.get("error")
+    assert isinstance(error, TransitionRejected)
+    assert kind_of(error.state) == kind and error.trigger.value == trigger
+
+
+@then(parsers.parse("the write is refused as {name}"))
+def refused_as(ctx: dict[str, Any], name: str) -> None:
+    assert type(ctx.get("error")).__name__ == name
+
+
+@then(parsers.parse('no event was appended for "{job}"'))
+def nothing_appended(store: EventStore, ctx: dict[str, Any], job: str) -> None:
+    assert store.head_position() == ctx["head_before"]
+
+
+# -- ownership ----------------------------------------------------------------------------------
+def _owner(wf: str, run: str, attempt: int) -> StageOwner:
+    return StageOwner(wf, run, attempt)
+
+
+@given(
+    parsers.parse(
+        'the {stage} stage of "{job}" was started by "{wf}" run "{run}" attempt {a:d} with baseline {b:d}'
+    )
+)
+def started_with_baseline(
+    stages: StageService, job: str, stage: Stage, wf: str, run: str, a: int, b: int
+) -> None:
+    owner = _owner(wf, run, a)
+    stages.run(job, lambda s: s.start(stage, at=AT, owner=owner, baseline_version=b), owner=owner)
+
+
+@given(parsers.parse('the {stage} stage of "{job}" was started by "{wf}" run "{run}" attempt {a:d}'))
+@when(parsers.parse('the {stage} stage of "{job}" is started by "{wf}" run "{run}" attempt {a:d}'))
+def started_by(stages: StageService, job: str, stage: Stage, wf: str, run: str, a: int) -> None:
+    owner = _owner(wf, run, a)
+    stages.run(job, lambda s: s.start(stage, at=AT, owner=owner), owner=owner)
+
+
+@given(parsers.parse('attempt {a:d} of "{wf}" run "{run}" reconciled its rows with nothing committed'))
+def reconciled_nothing(stages: StageService, ctx: dict[str, Any], a: int, wf: str, run: str) -> None:
+    owner = _owner(wf, run, a)
+    stages.run("j1", lambda s: s.reconcile_owned_rows(owner, {}, at=AT), owner=owner)
+
+
+@when(
+    parsers.parse(
+        'attempt {a:d} of "{wf}" run "{run}" reconciles its rows and score version {v:d} is committed'
+    )
+)
+def reconciles(stages: StageService, ctx: dict[str, Any], a: int, wf: str, run: str, v: int) -> None:
+    owner = _owner(wf, run, a)
+    ctx["reconciled"] = stages.run(
+        "j1", lambda s: s.reconcile_owned_rows(owner, {"score": v}, at=AT), owner=owner
+    )
+
+
+@when(parsers.parse('attempt {a:d} of "{wf}" run "{run}" completes the {stage} stage of "{job}"'))
+def late_complete(
+    stages: StageService,
+    store: EventStore,
+    ctx: dict[str, Any],
+    a: int,
+    wf: str,
+    run: str,
+    stage: Stage,
+    job: str,
+) -> None:
+    owner = _owner(wf, run, a)
+    _attempt(
+        ctx,
+        store,
+        lambda: stages.run(job, lambda s: s.complete(stage, at=AT, duration_ms=1, owner=owner), owner=owner),
+    )
+
+
+@then(parsers.parse('the {stage} stage of "{job}" is owned by "{wf}" run "{run}" attempt {a:d}'))
+def owned_by(stages: StageService, job: str, stage: Stage, wf: str, run: str, a: int) -> None:
+    state = stages.load(job).state(stage)
+    assert isinstance(state, Running) and state.owner == _owner(wf, run, a)
+
+
+@then(parsers.parse('the last event of "{job}" was written by "{wf}" run "{run}" attempt {a:d}'))
+def written_by(store: EventStore, job: str, wf: str, run: str, a: int) -> None:
+    meta = store.read_stream(f"stages-{job}")[-1].meta()
+    assert (meta.workflow_id, meta.run_id, meta.attempt) == (wf, run, a)
+
+
+@then(parsers.parse("the score row was accepted"))
+def accepted(ctx: dict[str, Any]) -> None:
+    assert [(r.stage, r.outcome) for r in ctx["reconciled"]] == [("score", ReconcileOutcome.ACCEPTED)]
+
+
+@then(parsers.parse("the score row became retryable"))
+def retryable(ctx: dict[str, Any]) -> None:
+    assert [(r.stage, r.outcome) for r in ctx["reconciled"]] == [("score", ReconcileOutcome.RETRYABLE)]

@@ -1,0 +1,151 @@
+"""Steps for features/orchestration/profile_outbox.feature, on both databases."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, scenarios, then, when
+
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.events import ProfileContinuationQueued, ProfileUpdated
+from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus, continuation_workflow_id
+from jobctrl.orchestration.profile.service import ProfileService
+
+pytestmark = pytest.mark.both_databases
+scenarios("orchestration/profile_outbox.feature")
+STREAM = "profile-local"
+
+
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    return db_kind
+
+
+@pytest.fixture
+def profiles(store: EventStore, clock: FixedClock) -> ProfileService:
+    return ProfileService(store, clock=clock)
+
+
+def _content(skills: str, style: str) -> dict[str, Any]:
+    return {"contact": {"name": "Ada"}, "skills": skills.split(","), "style": {"theme": style}}
+
+
+@given(parsers.parse('the profile was saved with skills "{skills}" and style "{style}"'))
+def saved(profiles: ProfileService, skills: str, style: str) -> None:
+    profiles.save_profile(_content(skills, style))
+
+
+@when(parsers.parse('the profile is saved with skills "{skills}" and style "{style}"'))
+def save(profiles: ProfileService, store: EventStore, ctx: dict[str, Any], skills: str, style: str) -> None:
+    ctx["head_before"] = store.head_position()
+    ctx["outcome"] = profiles.save_profile(_content(skills, style))
+
+
+@given("the outbox was drained")
+@when("the outbox is drained")
+def drain(profiles: ProfileService, store: EventStore, ctx: dict[str, Any]) -> None:
+    ctx["head_before"] = store.head_position()
+    ctx["plan"] = profiles.drain_outbox(lambda workflow_id: False)
+
+
+@when("the outbox is drained while earlier continuations are still running")
+def drain_running(profiles: ProfileService, ctx: dict[str, Any]) -> None:
+    ctx["plan"] = profiles.drain_outbox(lambda workflow_id: False)
+
+
+@then(parsers.parse('the save is "{outcome}" at profile version {version:d}'))
+def outcome_is(profiles: ProfileService, ctx: dict[str, Any], outcome: str, version: int) -> None:
+    assert ctx["outcome"] == outcome and profiles.load().profile_version == version
+
+
+@then(parsers.parse("the save appended {names} together"))
+def appended_together(store: EventStore, ctx: dict[str, Any], names: str) -> None:
+    rows = store.read_all(after=ctx["head_before"])
+    assert [r.event_type for r in rows] == [n.strip() for n in names.split(",")]
+    assert len({r.occurred_at for r in rows}) == 1 and {r.stream_id for r in rows} == {STREAM}
+
+
+@then("the save appended nothing")
+def appended_nothing(store: EventStore, ctx: dict[str, Any]) -> None:
+    assert store.head_position() == ctx["head_before"]
+
+
+@then(parsers.parse('ProfileUpdated lists changed sections "{sections}"'))
+def changed(store: EventStore, sections: str) -> None:
+    updates = [
+        store.registry.decode(r) for r in store.read_stream(STREAM) if r.event_type == "ProfileUpdated"
+    ]
+    last = updates[-1]
+    assert isinstance(last, ProfileUpdated) and last.changed_sections == sections.split(",")
+
+
+def _queued(store: EventStore) -> list[tuple[ProfileContinuationQueued, str]]:
+    rows = store.read_stream(STREAM)
+    ids = {r.stream_version: r.event_id for r in rows}
+    result = []
+    for r in rows:
+        event = store.registry.decode(r)
+        if isinstance(event, ProfileContinuationQueued):
+            result.append((event, ids[r.stream_version - 1]))  # the ProfileUpdated just before it
+    return result
+
+
+@then(parsers.parse("the outbox holds {n:d} intent"))
+@then(parsers.parse("the outbox holds {n:d} intents with distinct workflow ids"))
+def outbox_holds(store: EventStore, n: int) -> None:
+    queued = _queued(store)
+    assert len(queued) == n and len({q.workflow_id for q, _ in queued}) == n
+
+
+@then(
+    'every intent\'s workflow id is "profile-continuation-" and 24 hex digits derived from its '
+    "ProfileUpdated event id"
+)
+def deterministic_ids(store: EventStore) -> None:
+    for queued, updated_event_id in _queued(store):
+        assert queued.profile_event_id == updated_event_id
+        assert queued.workflow_id == continuation_workflow_id("local", updated_event_id)
+        assert re.fullmatch(r"profile-continuation-[0-9a-f]{24}", queued.workflow_id)
+
+
+def _intent_for(profiles: ProfileService, version: int) -> Any:
+    return next(i for i in profiles.load().intents.values() if i.profile_version == version)
+
+
+@then(parsers.parse("the drain starts the intent of profile version {version:d}"))
+def starts(profiles: ProfileService, ctx: dict[str, Any], version: int) -> None:
+    intent = _intent_for(profiles, version)
+    assert [(d.kind, d.workflow_id) for d in ctx["plan"]] == [(DispatchKind.START, intent.workflow_id)]
+
+
+@then(parsers.parse("the intent of profile version {version:d} was coalesced into it"))
+def coalesced(profiles: ProfileService, version: int) -> None:
+    assert _intent_for(profiles, version).status is IntentStatus.COALESCED
+
+
+@then("the dispatch intent was committed before the drain returned")
+def dispatch_committed(store: EventStore, ctx: dict[str, Any]) -> None:
+    types = [r.event_type for r in store.read_all(after=ctx["head_before"])]
+    assert types == ["ProfileContinuationCoalesced", "ProfileContinuationDispatchIntended"]
+
+
+@then(
+    parsers.parse(
+        "the drain attaches to the intent of profile version {old:d} "
+        "and starts the intent of profile version {new:d}"
+    )
+)
+def attaches(profiles: ProfileService, ctx: dict[str, Any], old: int, new: int) -> None:
+    expected = [
+        (DispatchKind.ATTACH, _intent_for(profiles, old).workflow_id),
+        (DispatchKind.START, _intent_for(profiles, new).workflow_id),
+    ]
+    assert [(d.kind, d.workflow_id) for d in ctx["plan"]] == expected
+
+
+@then("no intent was coalesced")
+def none_coalesced(profiles: ProfileService) -> None:
+    assert all(i.status is not IntentStatus.COALESCED for i in profiles.load().intents.values())

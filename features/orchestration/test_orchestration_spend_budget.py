@@ -1,0 +1,82 @@
+"""Steps for features/orchestration/spend_budget.feature, on both databases."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, scenarios, then, when
+
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.errors import BudgetExceededError
+from jobctrl.kernel.store import Database
+from jobctrl.llm import LlmUsage
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.spend.check_budget import check_spend_budget
+from jobctrl.orchestration.spend.ledger import SpendLedger, ledger_with_settings
+from jobctrl.orchestration.tables import create_orchestration_tables
+
+pytestmark = pytest.mark.both_databases
+scenarios("orchestration/spend_budget.feature")
+
+
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    return db_kind
+
+
+@given("an empty spend ledger", target_fixture="ledger")
+def empty_ledger(database: Database, clock: FixedClock) -> SpendLedger:
+    create_orchestration_tables(database)
+    return ledger_with_settings(database, clock=clock)
+
+
+@given(parsers.parse("the daily budget is {amount:g} USD"))
+def budget(database: Database, amount: float) -> None:
+    SettingsStore(database).update({"daily_budget_usd": amount})
+
+
+@given(parsers.parse("{amount:f} USD was spent today"))
+def spent(ledger: SpendLedger, amount: float) -> None:
+    ledger.add(amount)
+
+
+@when(parsers.parse('a "{model}" call uses {tin:d} input and {tout:d} output tokens'))
+def call(ledger: SpendLedger, model: str, tin: int, tout: int) -> None:
+    ledger.record(LlmUsage(model=model, input_tokens=tin, output_tokens=tout))
+
+
+@when("the day changes")
+def next_day(clock: FixedClock) -> None:
+    clock.advance(timedelta(days=1))
+
+
+@when("the spend preflight runs")
+def preflight(ledger: SpendLedger, ctx: dict[str, Any]) -> None:
+    try:
+        ctx["status"] = check_spend_budget(ledger)
+    except BudgetExceededError as exc:
+        ctx["error"] = exc
+
+
+@then(parsers.parse("today's spend is {amount:f} USD over {calls:d} calls"))
+def today(ledger: SpendLedger, amount: float, calls: int) -> None:
+    status = ledger.status()
+    assert status.spent_usd == pytest.approx(amount) and status.calls == calls
+
+
+@then(parsers.parse("the preflight passes with {amount:f} USD remaining"))
+def passes(ctx: dict[str, Any], amount: float) -> None:
+    assert "error" not in ctx and ctx["status"].remaining_usd == pytest.approx(amount)
+
+
+@then("the preflight passes as unlimited")
+def unlimited(ctx: dict[str, Any]) -> None:
+    assert "error" not in ctx and ctx["status"].unlimited and ctx["status"].remaining_usd is None
+
+
+@then(parsers.parse('the preflight fails with "{code}" and is not retryable'))
+def fails(ctx: dict[str, Any], code: str) -> None:
+    error = ctx.get("error")
+    assert isinstance(error, BudgetExceededError) and error.code == code and error.retryable is False
