@@ -40,10 +40,18 @@ Feature: Scoring a job against the candidate profile
     When job "job-1" is scored
     Then 2 model calls were reported with model "local-offline" and positive token counts
 
-  Scenario: Scoring again creates a new version
+  Scenario: A current score is reused without another model call
     Given job "job-1" was scored
     When job "job-1" is scored
+    Then job "job-1" has score version 1
+    And 2 model calls were reported with model "local-offline" and positive token counts
+
+  Scenario: A changed posting is scored as a new version
+    Given job "job-1" was scored
+    And the posting also offers "Experience with Azure"
+    When job "job-1" is scored
     Then job "job-1" has score version 2
+    And 4 model calls were reported with model "local-offline" and positive token counts
 
   Scenario: A posting without a description cannot be scored
     When job "job-2" is scored with an empty description

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_bdd import parsers, scenarios, then, when
+from pytest_bdd import given, parsers, scenarios, then, when
 
+from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
+from jobctrl.scoring.aggregates import JobScore
 from jobctrl.scoring.events import JobScored, ScoreCorrected
 from jobctrl.scoring.use_cases.correct_score import CorrectScore, correct_score
 
@@ -16,6 +18,7 @@ from .conftest import attempt, scored_events
 scenarios("scoring/score_correction.feature")
 
 
+@given(parsers.parse('the score of job "{job_id}" was corrected to {value:d} because "{reason}"'))
 @when(parsers.parse('the score of job "{job_id}" is corrected to {value:d} because "{reason}"'))
 def correct(
     store: EventStore, clock: FixedClock, ctx: dict[str, Any], job_id: str, value: int, reason: str
@@ -31,3 +34,9 @@ def correction_recorded(store: EventStore, value: int) -> None:
     [correction] = [e for e in events if isinstance(e, ScoreCorrected)]
     assert (correction.original_score, correction.corrected_score) == (original, value)
     assert original != value
+
+
+@then(parsers.parse('the current score of job "{job_id}" is {value:d}'))
+def current_score(store: EventStore, ctx: dict[str, Any], job_id: str, value: int) -> None:
+    assert ctx["result"].fit_score == value and ctx["result"].reused
+    assert AggregateRepository.for_class(store, JobScore).get(job_id).fit_score == value

@@ -50,6 +50,7 @@ class ScoreBreakdown(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     formula: str
     policy_version: int
     profile_version: int
+    posting_hash: str
     weighted_fit: float
     raw_score: int
     capped_by_blocker: bool

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import msgspec
@@ -44,6 +45,8 @@ class ScoreJob:
     description: str
     profile: CandidateProfile
     policy_id: str = DEFAULT_POLICY_ID
+    # Re-score even when the current score was made from exactly these inputs.
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,26 @@ class ScoreOutcome:
     version: int
     fit_band: str
     blocked: bool
+    reused: bool = False
+
+
+def posting_hash(description: str) -> str:
+    return hashlib.sha256(description.encode()).hexdigest()[:32]
+
+
+def _reusable(score: JobScore | None, policy: ScoringPolicy, command: ScoreJob, digest: str) -> bool:
+    """A current score made from the same posting, profile version and policy needs no model call.
+
+    A manual correction of that score stays the current score: it is the user's word on these inputs.
+    """
+    if score is None or score.breakdown is None or score.is_stale:
+        return False
+    made = score.breakdown
+    return (made.posting_hash, made.profile_version, made.policy_version) == (
+        digest,
+        command.profile.profile_version,
+        policy.version,
+    )
 
 
 def current_policy(store: EventStore, policy_id: str, clock: Clock) -> ScoringPolicy:
@@ -70,7 +93,20 @@ def score_job(command: ScoreJob, *, store: EventStore, llm: LlmPort, clock: Cloc
     if not description:
         raise MissingInputError(f"job {command.job_id} has no description to score")
     description = description[:MAX_DESCRIPTION_CHARS]
+    digest = posting_hash(description)
     policy = current_policy(store, command.policy_id, clock)
+    repo = AggregateRepository.for_class(store, JobScore, clock=clock)
+    existing = repo.load(command.job_id)
+    if not command.force and existing is not None and _reusable(existing, policy, command, digest):
+        assert existing.fit_score is not None and existing.breakdown is not None
+        return ScoreOutcome(
+            command.job_id,
+            existing.fit_score,
+            existing.score_version,
+            policy.band_for(existing.fit_score).value,
+            any(row.fit is Fit.BLOCKED for row in existing.breakdown.requirements),
+            reused=True,
+        )
 
     extraction = llm.structured(
         StructuredRequest(
@@ -103,14 +139,14 @@ def score_job(command: ScoreJob, *, store: EventStore, llm: LlmPort, clock: Cloc
         formula=FORMULA_NAME,
         policy_version=policy.version,
         profile_version=command.profile.profile_version,
+        posting_hash=digest,
         weighted_fit=fit.weighted_fit,
         raw_score=fit.raw_score,
         capped_by_blocker=fit.capped_by_blocker,
         requirements=rows,
     )
 
-    repo = AggregateRepository.for_class(store, JobScore, clock=clock)
-    score = repo.load(command.job_id) or JobScore(command.job_id)
+    score = existing or JobScore(command.job_id)
     score.record(
         JobScored(
             job_id=command.job_id,
