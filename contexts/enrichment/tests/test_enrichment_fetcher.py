@@ -104,6 +104,7 @@ async def test_unreachable_host_is_transient(client: httpx.AsyncClient) -> None:
         await HttpxPageFetcher(client).fetch("http://127.0.0.1:9/jobs/1")
 
 
-def test_a_browser_user_agent_is_refused() -> None:
+@pytest.mark.asyncio
+async def test_a_browser_user_agent_is_refused(client: httpx.AsyncClient) -> None:
     with pytest.raises(ConfigurationError):
-        HttpxPageFetcher(httpx.AsyncClient(), user_agent="Mozilla/5.0 (X11; Linux)")
+        HttpxPageFetcher(client, user_agent="Mozilla/5.0 (X11; Linux)")
