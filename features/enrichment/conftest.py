@@ -175,7 +175,7 @@ def enriched(store: EventStore, clock: FixedClock, site: Site, ctx: dict[str, An
 def outcome_blocked(ctx: dict[str, Any], job_id: str, status: str, blockers: str) -> None:
     outcome = ctx["outcomes"][job_id]
     assert outcome.status.value == status
-    assert [b.value for b in outcome.blocked_by] == blockers.split(",")
+    assert outcome.blocked_by_codes == blockers.split(",")
     assert not outcome.tailor_may_proceed
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.enrichment.events import JobActiveStateChanged
@@ -15,7 +16,14 @@ from jobctrl.kernel.store import EventStore
 
 from .conftest import Site, events_of, json_ld_page
 
+pytestmark = pytest.mark.both_databases
 scenarios("enrichment/robots.feature", "enrichment/active_state.feature")
+
+
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    """Pulls ``db_kind`` into every scenario so the plugin runs it on SQLite and PostgreSQL."""
+    return db_kind
 
 
 @given(parsers.parse('the posting page "{path}" answers 503'))

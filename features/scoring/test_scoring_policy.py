@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.kernel.aggregate import AggregateRepository
@@ -16,7 +17,14 @@ from jobctrl.scoring.use_cases.update_scoring_policy import UpdateScoringPolicy,
 
 from .conftest import attempt, scored_events
 
+pytestmark = pytest.mark.both_databases
 scenarios("scoring/scoring_policy.feature")
+
+
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    """Pulls ``db_kind`` into every scenario so the plugin runs it on SQLite and PostgreSQL."""
+    return db_kind
 
 
 @given(parsers.parse('the scoring policy criteria were saved as "{criteria}"'))

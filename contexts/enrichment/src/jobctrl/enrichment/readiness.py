@@ -64,5 +64,10 @@ class EnrichmentOutcome:
     failure: FailureClass | None = None
 
     @property
+    def blocked_by_codes(self) -> list[str]:
+        """The codes as a ``StageBlocked.blockedBy`` list."""
+        return [block.value for block in self.blocked_by]
+
+    @property
     def tailor_may_proceed(self) -> bool:
         return self.status is EnrichStatus.ENRICHED and not self.blocked_by
