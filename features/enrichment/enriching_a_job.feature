@@ -47,3 +47,7 @@ Feature: Enriching a job from its posting page
     And job "job-7" is enriched from "/jobs/7"
     Then the error is retryable "transient_network"
     And job "job-7" recorded enrichment failures with attempts "1,2"
+
+  Scenario: A malformed request is refused and nothing is written
+    When job "job-8" is enriched from posting URL "file:///etc/passwd"
+    Then the request is refused with "invalid_enrich_request" and nothing is written

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import httpx
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.enrichment.events import EnrichmentFailed, JobEnriched, PostingContentSnapshotCaptured
+from jobctrl.enrichment.httpx_fetcher import HttpxPageFetcher
+from jobctrl.enrichment.use_cases.enrich_job import EnrichJob, enrich_job
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
 
 from .conftest import DUTIES, Site, enrichment_of, events_of, json_ld_page, run_enrich
@@ -88,3 +93,23 @@ def different_refs(store: EventStore, job_id: str) -> None:
 @then(parsers.parse('the application target of "{job_id}" is "{target}" with no URL'))
 def application_target_missing(store: EventStore, ctx: dict[str, Any], job_id: str, target: str) -> None:
     application_target(store, ctx, job_id, target, "")
+
+
+@when(parsers.parse('job "{job_id}" is enriched from posting URL "{url}"'))
+def enrich_raw_url(store: EventStore, clock: FixedClock, ctx: dict[str, Any], job_id: str, url: str) -> None:
+    async def go() -> None:
+        async with httpx.AsyncClient() as client:
+            await enrich_job(
+                EnrichJob(job_id, url, "acme"), store=store, fetcher=HttpxPageFetcher(client), clock=clock
+            )
+
+    try:
+        asyncio.run(go())
+    except JobCtrlError as exc:
+        ctx["error"] = exc
+
+
+@then(parsers.parse('the request is refused with "{code}" and nothing is written'))
+def refused(store: EventStore, ctx: dict[str, Any], code: str) -> None:
+    assert ctx["error"].code == code and not ctx["error"].retryable
+    assert store.head_position() == 0

@@ -56,3 +56,7 @@ Feature: Scoring a job against the candidate profile
   Scenario: A posting without a description cannot be scored
     When job "job-2" is scored with an empty description
     Then the command is refused with "missing_input" and nothing is written
+
+  Scenario: An unsafe job id is refused
+    When job "../../etc" is scored
+    Then the command is refused with "invalid_score_request" and nothing is written

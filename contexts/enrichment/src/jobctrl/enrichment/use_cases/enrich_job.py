@@ -12,16 +12,24 @@ the ``PageFetcher`` port and run through the extraction cascade.  Outcomes:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from jobctrl.enrichment.aggregate import PostingEnrichment
-from jobctrl.enrichment.extraction import Extraction, extract_posting, from_source_payload
+from jobctrl.enrichment.extraction import Extraction, ExtractionTier, extract_posting, from_source_payload
 from jobctrl.enrichment.fetching import PageFetcher, PostingGoneError
 from jobctrl.enrichment.readiness import EnrichmentOutcome, EnrichStatus, FailureClass
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.ids import checked_id
+from jobctrl.kernel.ids import InvalidIdError, checked_id
 from jobctrl.kernel.store import EventStore
+
+
+class InvalidEnrichRequestError(JobCtrlError):
+    """The command itself is malformed (unsafe job id, non-http posting URL): nothing is recorded."""
+
+    code = "invalid_enrich_request"
+    retryable = False
 
 
 @dataclass(frozen=True)
@@ -43,10 +51,21 @@ def _outcome(enrichment: PostingEnrichment, status: EnrichStatus) -> EnrichmentO
     )
 
 
+def _validate(command: EnrichJob) -> None:
+    try:
+        checked_id(command.job_id)
+        checked_id(command.source_id)
+    except InvalidIdError as exc:
+        raise InvalidEnrichRequestError(str(exc)) from exc
+    parts = urlsplit(command.posting_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or len(command.posting_url) > 2048:
+        raise InvalidEnrichRequestError("the posting URL must be an absolute http(s) URL")
+
+
 async def enrich_job(
     command: EnrichJob, *, store: EventStore, fetcher: PageFetcher, clock: Clock
 ) -> EnrichmentOutcome:
-    checked_id(command.job_id)
+    _validate(command)
     repo = AggregateRepository.for_class(store, PostingEnrichment, clock=clock)
     enrichment = repo.load(command.job_id) or PostingEnrichment(command.job_id)
 
@@ -72,6 +91,7 @@ async def enrich_job(
     if extraction.valid_through is not None and extraction.valid_through < clock.now():
         enrichment.change_active_state("expired", "json_ld_valid_through", clock.now())
     elif enrichment.active_state == "unknown":
-        enrichment.change_active_state("active", "detail_fetch", clock.now())
+        method = "source_payload" if extraction.tier is ExtractionTier.SOURCE_PAYLOAD else "detail_fetch"
+        enrichment.change_active_state("active", method, clock.now())
     repo.save(enrichment)
     return _outcome(enrichment, EnrichStatus.BLOCKED if enrichment.blocked_by else EnrichStatus.ENRICHED)

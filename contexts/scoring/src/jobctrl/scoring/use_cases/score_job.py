@@ -10,6 +10,7 @@ import msgspec
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
+from jobctrl.kernel.ids import InvalidIdError, checked_id
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm.port import LlmPort, StructuredRequest
 from jobctrl.scoring.aggregates import JobScore, ScoringPolicyHistory
@@ -36,6 +37,11 @@ class NoRequirementsError(JobCtrlError):
     """Nothing in the posting reads as a requirement: there is nothing to score against."""
 
     code = "score_no_requirements"
+    retryable = False
+
+
+class InvalidScoreRequestError(JobCtrlError):
+    code = "invalid_score_request"
     retryable = False
 
 
@@ -89,6 +95,11 @@ def _confidence(rows_total: int, assessed: int) -> str:
 
 
 def score_job(command: ScoreJob, *, store: EventStore, llm: LlmPort, clock: Clock) -> ScoreOutcome:
+    try:
+        checked_id(command.job_id)
+        checked_id(command.policy_id)
+    except InvalidIdError as exc:
+        raise InvalidScoreRequestError(str(exc)) from exc
     description = command.description.strip()
     if not description:
         raise MissingInputError(f"job {command.job_id} has no description to score")
