@@ -872,6 +872,19 @@ export interface ProfileContinuationCoalescedPayload {
   coalescedAt: string;
 }
 
+export interface ScoringPolicyUpdatedPayload {
+  policyId: string;
+  policyVersion: number;
+  previousPolicyVersion: number | null;
+  policyFingerprint: string;
+  changedFields: Array<string>;
+  criteria: string;
+  strongBandMin: number;
+  goodBandMin: number;
+  stretchBandMin: number;
+  updatedAt: string;
+}
+
 export type DiscoveryRunCounts = {
   total: number;
   newJobs: number;
@@ -904,7 +917,7 @@ export type StepDetail = {
   itemCount: number | null;
 };
 
-export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced"];
+export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced", "ScoringPolicyUpdated"];
 export type JobCtrlEventType = (typeof JOBCTRL_EVENT_TYPES)[number];
 export interface JobCtrlPayloads {
   JobDiscovered: JobDiscoveredPayload;
@@ -1015,6 +1028,7 @@ export interface JobCtrlPayloads {
   ProfileContinuationQueued: ProfileContinuationQueuedPayload;
   ProfileContinuationDispatchIntended: ProfileContinuationDispatchIntendedPayload;
   ProfileContinuationCoalesced: ProfileContinuationCoalescedPayload;
+  ScoringPolicyUpdated: ScoringPolicyUpdatedPayload;
 }
 export interface JobCtrlEnvelope<T extends JobCtrlEventType = JobCtrlEventType> {
   eventType: T;

@@ -50,4 +50,29 @@ class EmployerAnalyzed(DomainEvent, frozen=True):
     cached: bool
 
 
-EVENTS: tuple[type[DomainEvent], ...] = (JobScored, ScoreCorrected, ScoreRescoreRequested, EmployerAnalyzed)
+class ScoringPolicyUpdated(DomainEvent, frozen=True):
+    """A new version of a scoring policy (JobCtrl addition; the reference keeps a mutable table).
+
+    Carries the settings themselves so the current policy is a fold of the log.
+    """
+
+    event_type = "ScoringPolicyUpdated"
+    policy_id: str
+    policy_version: int
+    previous_policy_version: int | None
+    policy_fingerprint: str
+    changed_fields: list[str]
+    criteria: str
+    strong_band_min: int
+    good_band_min: int
+    stretch_band_min: int
+    updated_at: str
+
+
+EVENTS: tuple[type[DomainEvent], ...] = (
+    JobScored,
+    ScoreCorrected,
+    ScoreRescoreRequested,
+    EmployerAnalyzed,
+    ScoringPolicyUpdated,
+)

@@ -121,6 +121,8 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "ProfileContinuationQueued",
     "ProfileContinuationDispatchIntended",
     "ProfileContinuationCoalesced",
+    # scoring (ADR 0020)
+    "ScoringPolicyUpdated",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

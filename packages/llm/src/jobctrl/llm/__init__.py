@@ -13,6 +13,10 @@ Providers:
 Provider output is untrusted data: callers validate it like any other input.
 """
 
+from jobctrl.llm.errors import LlmOutputInvalidError
+from jobctrl.llm.factory import build_provider
+from jobctrl.llm.instructor_provider import InstructorProvider
+from jobctrl.llm.offline import OFFLINE_MODEL, OfflineProvider
 from jobctrl.llm.port import (
     LlmPort,
     LlmUsage,
@@ -22,13 +26,20 @@ from jobctrl.llm.port import (
     StructuredResult,
 )
 from jobctrl.llm.pricing import estimate_cost_usd
+from jobctrl.llm.settings import LlmSettings
 
 __all__ = [
+    "OFFLINE_MODEL",
+    "InstructorProvider",
+    "LlmOutputInvalidError",
     "LlmPort",
+    "LlmSettings",
     "LlmUsage",
     "NullSpendRecorder",
+    "OfflineProvider",
     "SpendRecorder",
     "StructuredRequest",
     "StructuredResult",
+    "build_provider",
     "estimate_cost_usd",
 ]

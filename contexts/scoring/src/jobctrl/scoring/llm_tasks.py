@@ -1,0 +1,54 @@
+"""What Scoring asks a model for: requirement extraction and evidence matching (untrusted output)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from jobctrl.scoring.ledger import Fit, RequirementKind, Tier
+
+EXTRACT_TASK = "score_extract_requirements"
+MATCH_TASK = "score_match_evidence"
+SCORE_PROMPT_VERSION = "score-fit-assessment-jobctrl-v1"
+
+
+class ExtractedRequirement(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    text: str = Field(min_length=1, max_length=400)
+    tier: Tier
+    kind: RequirementKind
+    weight: float = Field(gt=0, le=5)
+    keywords: list[str] = Field(default_factory=list, max_length=12)
+    min_years: float | None = Field(default=None, ge=0, le=40)
+
+
+class RequirementExtraction(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    requirements: list[ExtractedRequirement] = Field(max_length=60)
+
+
+class EvidenceMatch(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    requirement_index: int = Field(ge=0)
+    fit: Fit
+    evidence_ids: list[str] = Field(default_factory=list, max_length=12)
+
+
+class EvidenceMatching(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    matches: list[EvidenceMatch] = Field(max_length=60)
+
+
+EXTRACT_SYSTEM = (
+    "Extract the requirements of this job posting. For each: the requirement text, tier "
+    "(must_have or nice_to_have), kind (skill, experience, education, authorization, salary, other), "
+    "weight 0-5, technology keywords, and min_years when it asks for years of experience."
+)
+MATCH_SYSTEM = (
+    "For each numbered requirement, judge the candidate's fit (direct, strong, transferable, missing, "
+    "blocked, not_assessed) and cite the ids of the profile evidence items that support it. Cite only ids "
+    "that appear in the profile. A posted salary is never blocked."
+)

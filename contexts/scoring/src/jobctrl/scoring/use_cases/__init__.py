@@ -1,0 +1,1 @@
+"""Scoring use cases, one module each; plain inputs plus ports, callable from Temporal activities."""

@@ -1,0 +1,131 @@
+"""Shared fixtures and steps for the scoring scenarios: a fresh store, a fixed clock, the offline LLM."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from jobctrl.domain_types import registry
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.llm import NullSpendRecorder, OfflineProvider
+from jobctrl.scoring.aggregates import JobScore
+from jobctrl.scoring.offline_rules import register_offline_scoring
+from jobctrl.scoring.profile import CandidateProfile, EvidenceItem, EvidenceKind
+from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
+
+POSTING = """Senior Backend Engineer
+
+Requirements:
+- 5+ years of Python experience
+- Experience with PostgreSQL and AWS
+{extra_must}
+Nice to have:
+- Kubernetes
+{extra_nice}
+"""
+
+
+@pytest.fixture
+def store(database: Database) -> EventStore:
+    events = EventStore(database, registry())
+    events.create_schema()
+    return events
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def spend() -> NullSpendRecorder:
+    return NullSpendRecorder()
+
+
+@pytest.fixture
+def llm(spend: NullSpendRecorder) -> OfflineProvider:
+    provider = OfflineProvider(spend)
+    register_offline_scoring(provider)
+    return provider
+
+
+@pytest.fixture
+def ctx() -> dict[str, Any]:
+    return {"extra_must": "", "extra_nice": ""}
+
+
+def profile(*, authorized_in: str | None = "United States") -> CandidateProfile:
+    items = [
+        EvidenceItem(id="skill-python", kind=EvidenceKind.SKILL, text="Python"),
+        EvidenceItem(id="skill-postgres", kind=EvidenceKind.SKILL, text="PostgreSQL"),
+        EvidenceItem(id="skill-gcp", kind=EvidenceKind.SKILL, text="GCP"),
+        EvidenceItem(
+            id="exp-acme-1", kind=EvidenceKind.EXPERIENCE, text="Built Python services at Acme", years=6
+        ),
+    ]
+    if authorized_in:
+        items.append(
+            EvidenceItem(
+                id="auth-1",
+                kind=EvidenceKind.AUTHORIZATION,
+                text=f"Authorized to work in the {authorized_in}",
+            )
+        )
+    return CandidateProfile(profile_version=3, total_years_experience=6, evidence=tuple(items))
+
+
+def attempt(ctx: dict[str, Any], action: Callable[[], Any]) -> None:
+    try:
+        ctx["result"] = action()
+    except JobCtrlError as exc:
+        ctx["error"] = exc
+
+
+def scored_events(store: EventStore, job_id: str) -> list[Any]:
+    return [store.registry.decode(row) for row in store.read_stream(JobScore.stream_id_for(job_id))]
+
+
+@given(parsers.parse('the posting also requires "{text}"'))
+def also_requires(ctx: dict[str, Any], text: str) -> None:
+    ctx["extra_must"] += f"- {text}\n"
+
+
+@given(parsers.parse('the posting also offers "{text}"'))
+def also_offers(ctx: dict[str, Any], text: str) -> None:
+    ctx["extra_nice"] += f"- {text}\n"
+
+
+@given(parsers.parse('job "{job_id}" was scored'))
+@when(parsers.parse('job "{job_id}" is scored'))
+def is_scored(
+    store: EventStore, llm: OfflineProvider, clock: FixedClock, ctx: dict[str, Any], job_id: str
+) -> None:
+    description = POSTING.format(extra_must=ctx["extra_must"], extra_nice=ctx["extra_nice"])
+    candidate = ctx.get("profile") or profile()
+    attempt(
+        ctx, lambda: score_job(ScoreJob(job_id, description, candidate), store=store, llm=llm, clock=clock)
+    )
+
+
+@then(parsers.parse('job "{job_id}" has score version {version:d}'))
+def has_version(store: EventStore, job_id: str, version: int) -> None:
+    assert AggregateRepository.for_class(store, JobScore).get(job_id).score_version == version
+
+
+@then(parsers.parse('the command is refused with "{code}" and nothing is written'))
+def refused_nothing_written(store: EventStore, ctx: dict[str, Any], code: str) -> None:
+    assert ctx["error"].code == code
+    assert ctx.get("head_before", 0) == store.head_position()
+
+
+@then(parsers.parse("the log holds {count:d} {event_type} events"))
+@then(parsers.parse("the log holds {count:d} {event_type} event"))
+def log_holds(store: EventStore, count: int, event_type: str) -> None:
+    assert len(store.read_all(limit=10_000, types=[event_type])) == count
