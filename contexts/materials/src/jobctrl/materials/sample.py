@@ -1,10 +1,10 @@
-"""A candidate profile and a posting shared by the Materials tests and scenarios."""
+"""A sample candidate profile and posting: the offline demo's input and the scenarios' fixture."""
 
 from __future__ import annotations
 
 from jobctrl.materials.profile import CandidateProfile, TargetPosting
 
-PROFILE_DATA: dict[str, object] = {
+SAMPLE_PROFILE: dict[str, object] = {
     "version": 3,
     "name": "Ada Lovelace",
     "headline": "Backend engineer",
@@ -50,11 +50,11 @@ PROFILE_DATA: dict[str, object] = {
 }
 
 
-def profile() -> CandidateProfile:
-    return CandidateProfile.from_builtins(PROFILE_DATA)
+def sample_profile() -> CandidateProfile:
+    return CandidateProfile.from_builtins(SAMPLE_PROFILE)
 
 
-def posting(job_id: str = "job-1") -> TargetPosting:
+def sample_posting(job_id: str = "job-1") -> TargetPosting:
     return TargetPosting(
         job_id=job_id, role_title="Staff Platform Engineer", company="Hooli", keywords=["Kafka", "PostgreSQL"]
     )
