@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.materials.aggregate import RetailorKind
@@ -13,7 +14,14 @@ from jobctrl.materials.suppress_tailored_artifacts import (
 
 from .conftest import World
 
+pytestmark = pytest.mark.both_databases
 scenarios("materials/attempts.feature")
+
+
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    """Pulls ``db_kind`` into every scenario so the plugin runs it on SQLite and PostgreSQL."""
+    return db_kind
 
 
 def _retailor(world: World, request_id: str) -> bool:

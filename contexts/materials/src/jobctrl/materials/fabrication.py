@@ -174,7 +174,7 @@ TECH_LEXICON: frozenset[str] = frozenset(
 _ACRONYM_ALLOW = frozenset({"I", "API", "APIS", "UI", "UX", "QA", "IT", "HR", "US", "UK", "EU", "OK", "CV"})
 _COMMON_CAPITALISED = frozenset({"i", "i'm", "i've", "i'd", "i'll", "dear", "sincerely", "regards"})
 _LEADING_FILLER = frozenset({"as", "a", "an", "the", "our", "my", "i", "was", "former", "now"})
-_EMPLOYER_CUES = frozenset({"at", "for", "with", "joined", "from", "by", "within"})
+_EMPLOYER_CUES = frozenset({"at", "for", "with", "join", "joined", "joining", "from", "by", "within"})
 _ORG_SUFFIX = re.compile(
     r"\b(inc|corp|corporation|llc|ltd|gmbh|labs|bank|group|technologies|systems)\b", re.I
 )

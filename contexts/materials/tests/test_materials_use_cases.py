@@ -1,0 +1,86 @@
+"""The use cases against real stores (SQLite and PostgreSQL): the fold, retries, event metadata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.llm.port import NullSpendRecorder
+from jobctrl.materials._common import WriteOrigin, repository
+from jobctrl.materials.artifacts import ArtifactStore
+from jobctrl.materials.offline_writer import OfflineMaterialsWriter
+from jobctrl.materials.sample import sample_posting, sample_profile
+from jobctrl.materials.tailor_resume import TailorResume, TailorStatus, tailor_resume
+from jobctrl.materials.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
+
+pytestmark = [pytest.mark.integration, pytest.mark.both_databases]
+
+
+@pytest.fixture
+def store(database: Database, db_kind: str) -> EventStore:
+    store = EventStore(database, registry())
+    store.create_schema()
+    return store
+
+
+def test_tailor_then_cover_folds_back_and_records_the_writer(store: EventStore, tmp_path: Path) -> None:
+    clock, artifacts, spend = FixedClock(), ArtifactStore(tmp_path), NullSpendRecorder()
+    origin = WriteOrigin(workflow_id="prep-job-1", run_id="run-7", attempt=2)
+    llm = OfflineMaterialsWriter()
+    tailored = tailor_resume(
+        TailorResume(sample_profile(), sample_posting(), origin=origin),
+        store=store, llm=llm, artifacts=artifacts, clock=clock, spend=spend,
+    )  # fmt: skip
+    assert tailored.status is TailorStatus.APPROVED and tailored.generation == 1
+    cover = write_cover_letter(
+        WriteCoverLetter(sample_profile(), sample_posting(), origin=origin),
+        store=store, llm=llm, artifacts=artifacts, clock=clock, spend=spend,
+    )  # fmt: skip
+    assert cover.status is CoverStatus.GENERATED
+    assert len(spend.calls) == 2
+
+    rows = store.read_all()
+    assert [r.event_type for r in rows] == [
+        "BulletProvenanceRecorded",
+        "ResumeApproved",
+        "CoverLetterGenerated",
+    ]
+    assert all(
+        (r.meta().workflow_id, r.meta().run_id, r.meta().attempt) == ("prep-job-1", "run-7", 2) for r in rows
+    )
+    folded = repository(store, clock).get("job-1")
+    assert folded.generation == 1 and folded.resume_artifact_id == tailored.artifact_id
+    assert folded.current_cover_artifact_id == cover.artifact_id
+
+
+def test_a_profile_change_makes_a_new_generation_and_stales_the_letter(
+    store: EventStore, tmp_path: Path
+) -> None:
+    clock, artifacts, llm = FixedClock(), ArtifactStore(tmp_path), OfflineMaterialsWriter()
+    tailor_resume(
+        TailorResume(sample_profile(), sample_posting()),
+        store=store,
+        llm=llm,
+        artifacts=artifacts,
+        clock=clock,
+    )
+    write_cover_letter(
+        WriteCoverLetter(sample_profile(), sample_posting()),
+        store=store,
+        llm=llm,
+        artifacts=artifacts,
+        clock=clock,
+    )
+    changed = sample_profile()
+    changed = type(changed).from_builtins(
+        {**changed.to_builtins(), "version": 4, "headline": "Platform engineer"}
+    )
+    second = tailor_resume(
+        TailorResume(changed, sample_posting()), store=store, llm=llm, artifacts=artifacts, clock=clock
+    )
+    assert second.status is TailorStatus.APPROVED and second.generation == 2
+    assert repository(store, clock).get("job-1").current_cover_artifact_id is None
