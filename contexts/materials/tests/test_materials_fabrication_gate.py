@@ -29,6 +29,7 @@ def claims(text: str, facts: list[str] | None = None, exempt: tuple[str, ...] = 
         "As Senior Backend Engineer at Globex since March 2019, led the ledger migration to PostgreSQL.",
         "Led the migration of the ledger to PostgreSQL across twelve services.",
         "Worked with Python and Kafka on API design.",
+        "Helped the rest of the team go live and excel at spring planning.",  # everyday words
     ],
 )
 def test_supported_text_passes(text: str) -> None:
@@ -51,6 +52,7 @@ def test_supported_text_passes(text: str) -> None:
         ("Ran the ledger on EC2 with C++ services.", {("technology", "EC2"), ("technology", "C++")}),
         ("Used Snowflake and GraphQL daily.", {("technology", "Snowflake"), ("technology", "GraphQL")}),
         ("Kubernetes operator for the ledger.", {("technology", "Kubernetes")}),  # first word too
+        ("Rewrote the ledger service in Go.", {("technology", "Go")}),
     ],
 )
 def test_unsupported_claims_are_flagged(text: str, expected: set[tuple[str, str]]) -> None:

@@ -10,7 +10,8 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm.port import NullSpendRecorder
-from jobctrl.materials._common import WriteOrigin, repository
+from jobctrl.materials._common import WriteOrigin, decide_and_save, repository
+from jobctrl.materials.aggregate import JobMaterials, RetailorKind
 from jobctrl.materials.artifacts import ArtifactStore
 from jobctrl.materials.offline_writer import OfflineMaterialsWriter
 from jobctrl.materials.sample import sample_posting, sample_profile
@@ -84,3 +85,24 @@ def test_a_profile_change_makes_a_new_generation_and_stales_the_letter(
     )
     assert second.status is TailorStatus.APPROVED and second.generation == 2
     assert repository(store, clock).get("job-1").current_cover_artifact_id is None
+
+
+def test_a_concurrent_write_is_absorbed_by_deciding_again(store: EventStore) -> None:
+    clock = FixedClock()
+    repo = repository(store, clock)
+    decisions: list[int] = []
+
+    def decide(materials: JobMaterials) -> bool:
+        decisions.append(materials.version)
+        if len(decisions) == 1:  # another writer gets in between our read and our append
+            other = repo.load("job-1") or JobMaterials("job-1")
+            other.fail_resume(["fabricated_number@summary/0: 99"])
+            repo.save(other)
+        return materials.request_retailor(
+            "req-1", RetailorKind.SINGLE_JOB, 2, 1, "policy", "2026-01-01T00:00:00.000Z"
+        )
+
+    materials, recorded = decide_and_save(repo, "job-1", decide, WriteOrigin())
+    assert recorded and decisions == [0, 1]
+    assert [r.event_type for r in store.read_all()] == ["ResumeFailed", "TailorRetailorRequested"]
+    assert materials.tailor_failures == 0 and repository(store, clock).get("job-1").version == 2

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
-from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.store import ConcurrencyConflict, EventStore
 from jobctrl.materials.aggregate import JobMaterials
 from jobctrl.materials.profile import CandidateProfile, TargetPosting
+
+R = TypeVar("R")
+SAVE_ATTEMPTS = 3
+MAX_REPORTED_ISSUES = 20  # ResumeFailed carries at most this many reasons
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,30 @@ def repository(store: EventStore, clock: Clock) -> AggregateRepository[JobMateri
 
 def load(repo: AggregateRepository[JobMaterials], job_id: str) -> JobMaterials:
     return repo.load(job_id) or JobMaterials(job_id)
+
+
+def decide_and_save(
+    repo: AggregateRepository[JobMaterials],
+    job_id: str,
+    decide: Callable[[JobMaterials], R],
+    origin: WriteOrigin,
+) -> tuple[JobMaterials, R]:
+    """Load, decide, append; on a concurrent write to the same job, reload and decide again.
+
+    Deciding is cheap and pure (the model call and artifact write happen before), so re-deciding on
+    fresh state is safe; the aggregate's own idempotence rules then turn a duplicate into a no-op.
+    """
+    for attempt in range(1, SAVE_ATTEMPTS + 1):
+        materials = load(repo, job_id)
+        result = decide(materials)
+        try:
+            repo.save(materials, **origin.metadata())
+        except ConcurrencyConflict:
+            if attempt == SAVE_ATTEMPTS:
+                raise
+            continue
+        return materials, result
+    raise AssertionError("unreachable")
 
 
 def now(clock: Clock) -> str:

@@ -43,133 +43,25 @@ class UnsupportedClaim:
 
 # Lower-case names of technologies the gate recognises even at the start of a sentence.
 TECH_LEXICON: frozenset[str] = frozenset(
-    [
-        "python",
-        "java",
-        "javascript",
-        "typescript",
-        "golang",
-        "go",
-        "rust",
-        "ruby",
-        "scala",
-        "kotlin",
-        "swift",
-        "php",
-        "perl",
-        "haskell",
-        "elixir",
-        "erlang",
-        "clojure",
-        "c",
-        "c++",
-        "c#",
-        "f#",
-        "r",
-        "julia",
-        "matlab",
-        "bash",
-        "sql",
-        "nosql",
-        "graphql",
-        "grpc",
-        "rest",
-        "html",
-        "css",
-        "sass",
-        "django",
-        "flask",
-        "fastapi",
-        "rails",
-        "spring",
-        "react",
-        "angular",
-        "vue",
-        "svelte",
-        "next.js",
-        "node.js",
-        "express",
-        ".net",
-        "jquery",
-        "postgresql",
-        "postgres",
-        "mysql",
-        "mariadb",
-        "sqlite",
-        "oracle",
-        "mongodb",
-        "redis",
-        "cassandra",
-        "dynamodb",
-        "elasticsearch",
-        "opensearch",
-        "clickhouse",
-        "snowflake",
-        "bigquery",
-        "redshift",
-        "kafka",
-        "rabbitmq",
-        "pulsar",
-        "nats",
-        "spark",
-        "hadoop",
-        "flink",
-        "airflow",
-        "dbt",
-        "pandas",
-        "numpy",
-        "pytorch",
-        "tensorflow",
-        "keras",
-        "scikit-learn",
-        "docker",
-        "kubernetes",
-        "helm",
-        "terraform",
-        "ansible",
-        "puppet",
-        "chef",
-        "jenkins",
-        "gitlab",
-        "github",
-        "circleci",
-        "argo",
-        "prometheus",
-        "grafana",
-        "datadog",
-        "splunk",
-        "sentry",
-        "nginx",
-        "linux",
-        "unix",
-        "windows",
-        "macos",
-        "ios",
-        "android",
-        "aws",
-        "gcp",
-        "azure",
-        "lambda",
-        "s3",
-        "ec2",
-        "ecs",
-        "eks",
-        "gke",
-        "cloudflare",
-        "heroku",
-        "vercel",
-        "temporal",
-        "celery",
-        "webassembly",
-        "llvm",
-        "cuda",
-        "opencv",
-        "tableau",
-        "looker",
-        "excel",
-        "salesforce",
-        "sap",
-    ]
+    """
+    python java javascript typescript golang go rust ruby scala kotlin swift php perl haskell elixir
+    erlang clojure c++ c# f# julia matlab bash sql nosql graphql grpc rest html css sass django
+    flask fastapi rails spring react angular vue svelte next.js node.js express .net jquery postgresql
+    postgres mysql mariadb sqlite oracle mongodb redis cassandra dynamodb elasticsearch opensearch
+    clickhouse snowflake bigquery redshift kafka rabbitmq pulsar nats spark hadoop flink airflow dbt
+    pandas numpy pytorch tensorflow keras scikit-learn docker kubernetes helm terraform ansible puppet
+    chef jenkins gitlab github circleci argo prometheus grafana datadog splunk sentry nginx linux unix
+    windows macos ios android aws gcp azure lambda s3 ec2 ecs eks gke cloudflare heroku vercel temporal
+    celery webassembly llvm cuda opencv tableau looker excel salesforce sap
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+# Lexicon entries that are also everyday words ("go live", "the rest", "excel at"): they count as a
+# technology only when capitalised.
+_EVERYDAY = frozenset(
+    """
+    go rest express spring chef lambda windows excel oracle rails temporal spark
+    react swift puppet pulsar argo helm sentry looker nats julia
+    """.split()  # noqa: SIM905
 )
 _ACRONYM_ALLOW = frozenset({"I", "API", "APIS", "UI", "UX", "QA", "IT", "HR", "US", "UK", "EU", "OK", "CV"})
 _COMMON_CAPITALISED = frozenset({"i", "i'm", "i've", "i'd", "i'll", "dear", "sincerely", "regards"})
@@ -320,7 +212,11 @@ _WORD = re.compile(r"(?<![\w.+#])\.?[A-Za-z][\w.+#-]*(?<![.-])")
 
 
 def _known_technologies(scan: _Scanner) -> None:
-    for m in scan.take(_WORD, keep=lambda word: normalise(word) in TECH_LEXICON):
+    def is_technology(word: str) -> bool:
+        name = normalise(word)
+        return name in TECH_LEXICON and (name not in _EVERYDAY or word[0].isupper())
+
+    for m in scan.take(_WORD, keep=is_technology):
         if not scan.evidence.mentions(m.group(0)):
             scan.flag(ClaimKind.TECHNOLOGY, m.group(0))
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
-from jobctrl.materials._common import WriteOrigin, load, now, repository
+from jobctrl.materials._common import WriteOrigin, decide_and_save, load, now, repository
 from jobctrl.materials.aggregate import ArtifactType
 from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
 from jobctrl.materials.documents import decode_cover_letter, decode_resume
@@ -80,6 +80,8 @@ def render_pdf(
             html = cover_letter_html(letter, name=letter.closing[-1].text)
         stored, _ = artifacts.put(pdf_id, pdf_kind, renderer.render(html))
         status = RenderStatus.RENDERED
-    materials.record_pdf(command.artifact_type, pdf_id, now(clock))
-    repo.save(materials, **command.origin.metadata())
+    at = now(clock)
+    decide_and_save(
+        repo, command.job_id, lambda m: m.record_pdf(command.artifact_type, pdf_id, at), command.origin
+    )
     return RenderOutcome(status, pdf_id, stored.sha256, source_id)

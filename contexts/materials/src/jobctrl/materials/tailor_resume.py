@@ -24,7 +24,9 @@ from jobctrl.kernel.store import EventStore
 from jobctrl.llm.port import LlmPort, SpendRecorder, StructuredRequest
 from jobctrl.materials._common import (
     GROUNDING_RULES,
+    MAX_REPORTED_ISSUES,
     WriteOrigin,
+    decide_and_save,
     llm_context,
     load,
     now,
@@ -112,20 +114,22 @@ def tailor_resume(
             resume, issues = assemble_resume(profile, posting, draft)
 
     if resume is None:
-        materials.fail_resume([issue.render() for issue in issues])
-        repo.save(materials, **command.origin.metadata())
+        errors = [issue.render() for issue in issues][:MAX_REPORTED_ISSUES]
+        materials, _ = decide_and_save(repo, posting.job_id, lambda m: m.fail_resume(errors), command.origin)
         return TailorOutcome(
             TailorStatus.FAILED,
             materials.resume_artifact_id,
             materials.generation,
-            tuple(issue.render() for issue in issues),
+            tuple(errors),
             exhausted=MaterialsStage.TAILOR in materials.exhausted,
         )
 
     data = encode(resume)
     artifact_id = artifact_id_for(ArtifactKind.RESUME_JSON, posting.job_id, sha256_hex(data))
     artifacts.put(artifact_id, ArtifactKind.RESUME_JSON, data)  # before the event: the event never dangles
-    approved = materials.approve_resume(artifact_id, len(resume.provenance()), now(clock))
-    repo.save(materials, **command.origin.metadata())
+    line_count, at = len(resume.provenance()), now(clock)
+    materials, approved = decide_and_save(
+        repo, posting.job_id, lambda m: m.approve_resume(artifact_id, line_count, at), command.origin
+    )
     status = TailorStatus.APPROVED if approved else TailorStatus.ALREADY_CURRENT
     return TailorOutcome(status, artifact_id, materials.generation)

@@ -19,7 +19,9 @@ from jobctrl.kernel.store import EventStore
 from jobctrl.llm.port import LlmPort, SpendRecorder, StructuredRequest
 from jobctrl.materials._common import (
     GROUNDING_RULES,
+    MAX_REPORTED_ISSUES,
     WriteOrigin,
+    decide_and_save,
     llm_context,
     load,
     now,
@@ -97,16 +99,19 @@ def write_cover_letter(
         letter, issues = assemble_cover_letter(profile, posting, draft, resume_id)
 
     if letter is None:
-        errors = tuple(issue.render() for issue in issues)
+        errors = tuple(issue.render() for issue in issues)[:MAX_REPORTED_ISSUES]
         if command.attempt_number >= MAX_COVER_ATTEMPTS:
-            materials.exhaust_cover(command.attempt_number)
-            repo.save(materials, **command.origin.metadata())
+            decide_and_save(
+                repo, posting.job_id, lambda m: m.exhaust_cover(command.attempt_number), command.origin
+            )
             return CoverOutcome(CoverStatus.EXHAUSTED, None, errors)
         return CoverOutcome(CoverStatus.REJECTED, None, errors)
 
     data = encode(letter)
     artifact_id = artifact_id_for(ArtifactKind.COVER_LETTER_JSON, posting.job_id, sha256_hex(data))
     artifacts.put(artifact_id, ArtifactKind.COVER_LETTER_JSON, data)
-    created = materials.record_cover_letter(artifact_id, now(clock))
-    repo.save(materials, **command.origin.metadata())
+    at = now(clock)
+    _, created = decide_and_save(
+        repo, posting.job_id, lambda m: m.record_cover_letter(artifact_id, at), command.origin
+    )
     return CoverOutcome(CoverStatus.GENERATED if created else CoverStatus.ALREADY_CURRENT, artifact_id)
