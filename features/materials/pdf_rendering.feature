@@ -10,6 +10,7 @@ Feature: Rendering PDFs
     When the resume PDF is rendered
     Then the events raised are "PdfRendered"
     And the stored PDF is a "A4" page titled "Resume of Ada Lovelace"
+    And the PDF reads "Senior Backend Engineer — Globex" and "Led the migration of the ledger to PostgreSQL."
 
   Scenario: A theme that asks for Letter renders on Letter paper
     When the resume PDF is rendered with theme "classic-letter"
@@ -21,6 +22,7 @@ Feature: Rendering PDFs
     When the cover letter PDF is rendered
     Then the events raised are "PdfRendered"
     And the stored PDF is a "Letter" page titled "Cover letter of Ada Lovelace for Staff Platform Engineer at Hooli"
+    And the PDF reads "Dear Hooli hiring team," and "Sincerely,"
 
   Scenario: Rendering again reuses the PDF
     Given the resume PDF was rendered

@@ -13,6 +13,7 @@ from jobctrl.materials.documents import decode_resume
 from jobctrl.materials.rendering.html import resume_html
 
 from .conftest import World
+from .pdf_text import pdf_text
 
 pytestmark = pytest.mark.browser
 scenarios("materials/pdf_rendering.feature")
@@ -83,6 +84,14 @@ def stored_pdf(world: World, size: str, title: str) -> None:
     for w, h in boxes:
         assert abs(float(w) - width) < 1.5 and abs(float(h) - height) < 1.5, (w, h)
     assert f"/Title ({title})".encode() in data
+
+
+@then(parsers.parse('the PDF reads "{first}" and "{second}"'))
+def pdf_reads(world: World, first: str, second: str) -> None:
+    [event] = world.raised_events("PdfRendered")
+    kind = ArtifactKind.RESUME_PDF if event.artifact_type == "resume" else ArtifactKind.COVER_LETTER_PDF
+    text = pdf_text(world.artifacts.get(event.artifact_id, kind)[1])
+    assert first in text and second in text, text[:300]
 
 
 @then("Chromium rendered nothing")
