@@ -22,6 +22,13 @@ Feature: Tailoring a resume with provenance
     When the resume is tailored
     Then the skills read "Infrastructure: Kafka, PostgreSQL, Docker" then "Languages: Java, Python, SQL"
 
+  Scenario: The model cannot change an employer, a title or dates
+    Given the model will set the "employer" of "exp-globex" to "Hooli"
+    And the model will set the "start" of "exp-globex" to "2012-01"
+    When the resume is tailored
+    Then the attempt fails with a "schema_invalid" error
+    And no resume is accepted
+
   Scenario: The model cannot add an experience
     Given the model will add the bullet "Built Kafka pipelines." to "exp-hooli" citing "b-globex-3"
     When the resume is tailored

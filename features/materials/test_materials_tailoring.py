@@ -43,6 +43,21 @@ def add_section(world: World, name: str) -> None:
     world.writer.resume_edits.append(lambda d: d.update({name: [{"text": "A paper", "sources": ["sum-1"]}]}))
 
 
+@given(parsers.parse('the model will set the "{field_name}" of "{experience}" to "{value}"'))
+def set_experience_field(world: World, field_name: str, experience: str, value: str) -> None:
+    def edit(draft: dict[str, Any]) -> None:
+        for update in draft["experience_updates"]:
+            if update["experience_id"] == experience:
+                update[field_name] = value
+
+    world.writer.resume_edits.append(edit)
+
+
+@then("no resume is accepted")
+def none_accepted(world: World) -> None:
+    assert world.materials().resume_artifact_id is None and world.raised() == ["ResumeFailed"]
+
+
 @when(parsers.parse("the resume is tailored again from baseline generation {baseline:d}"))
 def tailor_from_baseline(world: World, baseline: int) -> None:
     world.act(lambda: world.tailor(baseline=baseline))

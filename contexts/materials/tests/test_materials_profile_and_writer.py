@@ -48,6 +48,10 @@ def test_malformed_profiles_are_refused(data: dict[str, Any]) -> None:
 def test_a_posting_needs_a_safe_job_id() -> None:
     with pytest.raises(InvalidPostingError):
         TargetPosting(job_id="../x", role_title="Engineer", company="Acme").validate()
+    with pytest.raises(InvalidPostingError):
+        TargetPosting.from_builtins({"jobId": "job-1", "roleTitle": "Engineer"})
+    posting = TargetPosting.from_builtins({"jobId": "job-1", "roleTitle": "Engineer", "company": "Acme"})
+    assert posting.company == "Acme" and posting.keywords == []
 
 
 def _request(task: str, model: type[Any]) -> StructuredRequest[Any]:

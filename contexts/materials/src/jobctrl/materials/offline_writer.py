@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-import msgspec
 from pydantic import BaseModel
 
 from jobctrl.kernel.errors import ConfigurationError
@@ -42,7 +41,7 @@ class OfflineMaterialsWriter:
 
     def structured(self, request: StructuredRequest[T]) -> StructuredResult[T]:
         profile = CandidateProfile.from_builtins(request.context.get("profile"))
-        posting = _posting(request.context.get("posting"))
+        posting = TargetPosting.from_builtins(request.context.get("posting"))
         draft: BaseModel
         if request.task == TAILOR_TASK and request.response_model is ResumeDraft:
             draft = tailor(profile, posting)
@@ -57,13 +56,6 @@ class OfflineMaterialsWriter:
             output_tokens=len(draft.model_dump_json()) // 4,
         )
         return StructuredResult(value=value, usage=usage)
-
-
-def _posting(raw: object) -> TargetPosting:
-    try:
-        return msgspec.convert(raw, TargetPosting)
-    except msgspec.ValidationError:
-        raise ConfigurationError("materials request context lacks a valid posting") from None
 
 
 def tailor(profile: CandidateProfile, posting: TargetPosting) -> ResumeDraft:

@@ -143,6 +143,16 @@ class TargetPosting(_Model, frozen=True):
     company: str
     keywords: list[str] = []
 
+    @classmethod
+    def from_builtins(cls, data: object) -> TargetPosting:
+        """From the camelCase wire form (e.g. a Temporal activity input); validated."""
+        try:
+            posting = msgspec.convert(data, cls)
+        except msgspec.ValidationError as exc:
+            raise InvalidPostingError(f"posting shape: {str(exc)[:200]}") from None
+        posting.validate()
+        return posting
+
     def validate(self) -> None:
         try:
             checked_id(self.job_id)
