@@ -11,10 +11,16 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm.port import NullSpendRecorder
 from jobctrl.materials._common import WriteOrigin, decide_and_save, repository
-from jobctrl.materials.aggregate import JobMaterials, RetailorKind
+from jobctrl.materials.aggregate import ArtifactType, JobMaterials, RetailorKind
 from jobctrl.materials.artifacts import ArtifactStore
+from jobctrl.materials.errors import ArtifactNotFoundError, NoAcceptedResumeError
 from jobctrl.materials.offline_writer import OfflineMaterialsWriter
+from jobctrl.materials.render_pdf import RenderPdf, render_pdf
 from jobctrl.materials.sample import sample_posting, sample_profile
+from jobctrl.materials.suppress_tailored_artifacts import (
+    SuppressTailoredArtifacts,
+    suppress_tailored_artifacts,
+)
 from jobctrl.materials.tailor_resume import TailorResume, TailorStatus, tailor_resume
 from jobctrl.materials.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
 
@@ -106,3 +112,46 @@ def test_a_concurrent_write_is_absorbed_by_deciding_again(store: EventStore) -> 
     assert recorded and decisions == [0, 1]
     assert [r.event_type for r in store.read_all()] == ["ResumeFailed", "TailorRetailorRequested"]
     assert materials.tailor_failures == 0 and repository(store, clock).get("job-1").version == 2
+
+
+def test_suppression_is_idempotent_and_pdfs_need_a_current_document(
+    store: EventStore, tmp_path: Path
+) -> None:
+    clock, artifacts, llm = FixedClock(), ArtifactStore(tmp_path), OfflineMaterialsWriter()
+    with pytest.raises(NoAcceptedResumeError):
+        render_pdf(
+            RenderPdf("job-1", ArtifactType.RESUME),
+            store=store,
+            renderer=_NoRenderer(),
+            artifacts=artifacts,
+            clock=clock,
+        )
+    tailored = tailor_resume(
+        TailorResume(sample_profile(), sample_posting()),
+        store=store,
+        llm=llm,
+        artifacts=artifacts,
+        clock=clock,
+    )
+    assert tailored.artifact_id is not None
+    with pytest.raises(NoAcceptedResumeError):  # no cover letter yet
+        render_pdf(
+            RenderPdf("job-1", ArtifactType.COVER_LETTER),
+            store=store,
+            renderer=_NoRenderer(),
+            artifacts=artifacts,
+            clock=clock,
+        )
+    command = SuppressTailoredArtifacts("job-1", (tailored.artifact_id,), "below_fit_threshold")
+    assert suppress_tailored_artifacts(command, store=store, clock=clock) is True
+    assert suppress_tailored_artifacts(command, store=store, clock=clock) is False
+    with pytest.raises(ArtifactNotFoundError):
+        suppress_tailored_artifacts(
+            SuppressTailoredArtifacts("job-1", ("resume_json-unknown",), "x"), store=store, clock=clock
+        )
+    assert [r.event_type for r in store.read_all()][-1] == "TailoredArtifactsSuppressed"
+
+
+class _NoRenderer:
+    def render(self, html: str) -> bytes:
+        raise AssertionError("nothing should be rendered")
