@@ -1,0 +1,87 @@
+"""Shared plumbing of the use cases: where writes come from, loading the job's aggregate, prompts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import msgspec
+
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.store import ConcurrencyConflict, EventStore
+from jobctrl.materials.aggregate import JobMaterials
+from jobctrl.materials.profile import CandidateProfile, TargetPosting
+
+R = TypeVar("R")
+SAVE_ATTEMPTS = 3
+MAX_REPORTED_ISSUES = 20  # ResumeFailed carries at most this many reasons
+
+
+@dataclass(frozen=True)
+class WriteOrigin:
+    """Who is writing (the Temporal workflow id, run id and attempt), stored as event metadata."""
+
+    workflow_id: str | None = None
+    run_id: str | None = None
+    attempt: int | None = None
+
+    def metadata(self) -> dict[str, Any]:
+        return {k: v for k, v in vars(self).items() if v is not None}
+
+
+def repository(store: EventStore, clock: Clock) -> AggregateRepository[JobMaterials]:
+    return AggregateRepository.for_class(store, JobMaterials, clock=clock)
+
+
+def load(repo: AggregateRepository[JobMaterials], job_id: str) -> JobMaterials:
+    return repo.load(job_id) or JobMaterials(job_id)
+
+
+def decide_and_save(
+    repo: AggregateRepository[JobMaterials],
+    job_id: str,
+    decide: Callable[[JobMaterials], R],
+    origin: WriteOrigin,
+) -> tuple[JobMaterials, R]:
+    """Load, decide, append; on a concurrent write to the same job, reload and decide again.
+
+    Deciding is cheap and pure (the model call and artifact write happen before), so re-deciding on
+    fresh state is safe; the aggregate's own idempotence rules then turn a duplicate into a no-op.
+    """
+    for attempt in range(1, SAVE_ATTEMPTS + 1):
+        materials = load(repo, job_id)
+        result = decide(materials)
+        try:
+            repo.save(materials, **origin.metadata())
+        except ConcurrencyConflict:
+            if attempt == SAVE_ATTEMPTS:
+                raise
+            continue
+        return materials, result
+    raise AssertionError("unreachable")
+
+
+def now(clock: Clock) -> str:
+    return isoformat(clock.now())
+
+
+def llm_context(profile: CandidateProfile, posting: TargetPosting) -> dict[str, object]:
+    return {"profile": profile.to_builtins(), "posting": msgspec.to_builtins(posting)}
+
+
+def prompt_for(profile: CandidateProfile, posting: TargetPosting) -> str:
+    return (
+        "CANDIDATE PROFILE (facts with ids):\n"
+        + msgspec.json.encode(profile.to_builtins()).decode()
+        + "\n\nTARGET POSTING:\n"
+        + msgspec.json.encode(msgspec.to_builtins(posting)).decode()
+    )
+
+
+GROUNDING_RULES = (
+    "Use only facts from the profile. Cite the ids of the facts each line rests on in `sources`. "
+    "Never introduce a number, date, job title, employer or technology that the cited facts do not state. "
+    "You may not add experiences, sections or skill categories."
+)

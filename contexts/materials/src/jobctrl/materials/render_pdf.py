@@ -1,0 +1,87 @@
+"""Use case: render the PDF of the current accepted resume or cover letter (→ ``PdfRendered``).
+
+Renders only what is missing.  The PDF id is derived from the source artifact id and the theme, so a
+retry addresses the same file: if the PDF is already stored (e.g. the process died after writing it and
+before appending the event) it is verified and reused, never rendered twice.  Every artifact read is
+checked against its sha256; a mismatch refuses the artifact (``ArtifactDigestMismatchError``) and
+nothing is appended.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.store import EventStore
+from jobctrl.materials._common import WriteOrigin, decide_and_save, load, now, repository
+from jobctrl.materials.aggregate import ArtifactType
+from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
+from jobctrl.materials.documents import decode_cover_letter, decode_resume
+from jobctrl.materials.errors import NoAcceptedResumeError
+from jobctrl.materials.rendering.html import DEFAULT_THEME, cover_letter_html, resume_html, theme
+from jobctrl.materials.rendering.pdf import PdfRenderer
+
+
+class RenderStatus(StrEnum):
+    RENDERED = "rendered"
+    REUSED = "reused"  # stored PDF found and verified; the event is (re)recorded if missing
+
+
+@dataclass(frozen=True)
+class RenderPdf:
+    job_id: str
+    artifact_type: ArtifactType
+    theme_id: str = DEFAULT_THEME
+    origin: WriteOrigin = field(default_factory=WriteOrigin)
+
+
+@dataclass(frozen=True)
+class RenderOutcome:
+    status: RenderStatus
+    pdf_artifact_id: str
+    sha256: str
+    source_artifact_id: str
+
+
+def render_pdf(
+    command: RenderPdf, *, store: EventStore, renderer: PdfRenderer, artifacts: ArtifactStore, clock: Clock
+) -> RenderOutcome:
+    theme(command.theme_id)  # unknown theme: typed error before anything happens
+    repo = repository(store, clock)
+    materials = load(repo, command.job_id)
+    if command.artifact_type is ArtifactType.RESUME:
+        source_id, source_kind, pdf_kind = (
+            materials.require_resume(),
+            ArtifactKind.RESUME_JSON,
+            ArtifactKind.RESUME_PDF,
+        )
+        variant = command.theme_id
+    else:
+        cover = materials.current_cover_artifact_id
+        if cover is None:
+            raise NoAcceptedResumeError(f"job {command.job_id!r} has no cover letter for its current resume")
+        source_id, source_kind, pdf_kind = (
+            cover,
+            ArtifactKind.COVER_LETTER_JSON,
+            ArtifactKind.COVER_LETTER_PDF,
+        )
+        variant = "letter"
+    pdf_id = artifact_id_for(pdf_kind, command.job_id, source_id, variant)
+
+    stored = artifacts.find(pdf_id, pdf_kind)  # raises on a digest mismatch
+    status = RenderStatus.REUSED
+    if stored is None:
+        _, source = artifacts.get(source_id, source_kind)  # verified against its digest
+        if command.artifact_type is ArtifactType.RESUME:
+            html = resume_html(decode_resume(source), command.theme_id)
+        else:
+            letter = decode_cover_letter(source)
+            html = cover_letter_html(letter, name=letter.closing[-1].text)
+        stored, _ = artifacts.put(pdf_id, pdf_kind, renderer.render(html))
+        status = RenderStatus.RENDERED
+    at = now(clock)
+    decide_and_save(
+        repo, command.job_id, lambda m: m.record_pdf(command.artifact_type, pdf_id, at), command.origin
+    )
+    return RenderOutcome(status, pdf_id, stored.sha256, source_id)

@@ -1,0 +1,1 @@
+"""HTML/CSS templates (Jinja2) and the HTML → PDF port with its Chromium adapter."""

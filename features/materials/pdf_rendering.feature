@@ -1,0 +1,51 @@
+Feature: Rendering PDFs
+  Resumes and cover letters are rendered from HTML/CSS templates by the system Chromium.  A resume
+  is A4 unless its theme asks for Letter; a cover letter is Letter.  Only missing PDFs are rendered:
+  a retry reuses the stored file and never renders or records it twice.
+
+  Background:
+    Given a tailored resume was accepted for the job
+
+  Scenario: The resume renders as an A4 PDF
+    When the resume PDF is rendered
+    Then the events raised are "PdfRendered"
+    And the stored PDF is a "A4" page titled "Resume of Ada Lovelace"
+    And the PDF reads "Senior Backend Engineer — Globex" and "Led the migration of the ledger to PostgreSQL."
+
+  Scenario: A theme that asks for Letter renders on Letter paper
+    When the resume PDF is rendered with theme "classic-letter"
+    Then the events raised are "PdfRendered"
+    And the stored PDF is a "Letter" page titled "Resume of Ada Lovelace"
+
+  Scenario: The cover letter renders on Letter paper
+    Given a cover letter was written for the job
+    When the cover letter PDF is rendered
+    Then the events raised are "PdfRendered"
+    And the stored PDF is a "Letter" page titled "Cover letter of Ada Lovelace for Staff Platform Engineer at Hooli"
+    And the PDF reads "Dear Hooli hiring team," and "Sincerely,"
+
+  Scenario: Rendering again reuses the PDF
+    Given the resume PDF was rendered
+    When the resume PDF is rendered
+    Then no event is raised
+    And Chromium rendered nothing
+
+  Scenario: A PDF stored before a crash is reused, not rendered again
+    Given the resume PDF was stored but its event was never recorded
+    When the resume PDF is rendered
+    Then the events raised are "PdfRendered"
+    And Chromium rendered nothing
+
+  Scenario: A tampered PDF is refused
+    Given the resume PDF was rendered
+    And the stored resume PDF was altered on disk
+    When the resume PDF is rendered
+    Then the request is refused as "artifact_digest_mismatch"
+    And no event is raised
+
+  Scenario: A tampered resume is never rendered
+    Given the stored resume was altered on disk
+    When the resume PDF is rendered
+    Then the request is refused as "artifact_digest_mismatch"
+    And no event is raised
+    And Chromium rendered nothing
