@@ -1,0 +1,534 @@
+"""Shared steps and fixtures of the Apply features (one Chromium and one job site per session)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from playwright.sync_api import Browser, sync_playwright
+from pytest_bdd import given, parsers, then, when
+
+from jobctrl.apply.adapters.browser import PlaywrightBrowserApply, launch_chromium
+from jobctrl.apply.adapters.smtp import SmtpEmailSender
+from jobctrl.apply.approval import read_approval
+from jobctrl.apply.errors import ApprovalRefused, ClaimRefused
+from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.job_application import EmailCandidate, JobApplication, RunStatus
+from jobctrl.apply.ports import BrowserApplyRequest, BrowserOutcome, FormFilled, OutgoingEmail
+from jobctrl.apply.run_events import NEEDS_VERIFICATION_CODE
+from jobctrl.apply.testing.site import LocalJobSite
+from jobctrl.apply.use_cases._common import jobs
+from jobctrl.apply.use_cases.claim_apply import claim_apply
+from jobctrl.apply.use_cases.grant_repeat_override import grant_repeat_override
+from jobctrl.apply.use_cases.record_email_candidate import record_email_candidate
+from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
+from jobctrl.apply.use_cases.recover_ambiguous_apply import recover_ambiguous_apply
+from jobctrl.apply.use_cases.run_apply import run_apply
+from jobctrl.apply.use_cases.send_email_application import send_email_application
+from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.store import Database, EventStore
+
+PROFILE = ApplicantProfile(full_name="Ada Lovelace", email="ada@example.org", phone="+1 555 0100")
+
+
+# -- session resources ------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def job_site() -> Iterator[LocalJobSite]:
+    with LocalJobSite() as site:
+        yield site
+
+
+@dataclass
+class Inbox:
+    messages: list[Any] = field(default_factory=list)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 (aiosmtpd hook)
+        self.messages.append(envelope)
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp() -> Iterator[tuple[Inbox, int]]:
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=0)
+    controller.start()
+    try:
+        yield inbox, controller.server.sockets[0].getsockname()[1]
+    finally:
+        controller.stop()
+
+
+class FakeBrowser:
+    """Stands in for the browser where a feature is about the rules, not the page."""
+
+    def __init__(self, outcome: BrowserOutcome) -> None:
+        self.outcome = outcome
+        self.calls = 0
+
+    def fill_application(self, request: BrowserApplyRequest) -> BrowserOutcome:
+        self.calls += 1
+        return self.outcome
+
+
+class Artifacts:
+    def read(self, artifact_id: str) -> bytes:
+        return b"%PDF-1.4 " + artifact_id.encode()
+
+
+class FailingSender:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def send(self, message: OutgoingEmail) -> None:
+        self.calls += 1
+        raise ConnectionResetError("connection lost after DATA")
+
+
+@dataclass
+class World:
+    store: EventStore
+    resume: Path
+    facts: dict[str, CurrentJobFacts] = field(default_factory=dict)
+    policy: ClaimPolicy = field(default_factory=ClaimPolicy)
+    clock: FixedClock = field(default_factory=lambda: FixedClock(datetime(2026, 3, 1, 9, tzinfo=UTC)))
+    runs: dict[str, str] = field(default_factory=dict)  # job -> last run id
+    counter: int = 0
+    error: JobCtrlError | None = None
+    result: Any = None
+    sender: Any = None
+
+    def next_run(self, job: str) -> str:
+        self.counter += 1
+        self.runs[job] = f"run-{self.counter}"
+        return self.runs[job]
+
+    def app(self, job: str) -> JobApplication:
+        return jobs(self.store, self.clock).get(job)
+
+    def attempt(self, action: Any) -> None:
+        self.error = None
+        try:
+            self.result = action()
+        except JobCtrlError as exc:
+            self.error = exc
+
+    def types(self) -> list[str]:
+        return [e.event_type for e in self.store.read_all(limit=10_000)]
+
+
+@pytest.fixture
+def world(database: Database, tmp_path: Path) -> World:
+    store = EventStore(database, registry())
+    store.create_schema()
+    resume = tmp_path / "resume.pdf"
+    resume.write_bytes(b"%PDF-1.4 resume")
+    return World(store=store, resume=resume)
+
+
+def _materials(w: World, job: str) -> ApplicationMaterials:
+    gen = w.facts[job].materials_generation or 1
+    return ApplicationMaterials(generation=gen, resume_pdf_path=str(w.resume), cover_letter_text="Dear team")
+
+
+# -- given ------------------------------------------------------------------------------------------
+@given(parsers.parse('a prepared job "{job}" at "{employer}" for "{role}"'))
+def prepared_job(world: World, job: str, employer: str, role: str) -> None:
+    world.facts[job] = CurrentJobFacts(
+        job_id=job,
+        employer=employer,
+        role=role,
+        materials_generation=1,
+        profile_version=1,
+        application_url=f"https://jobs.example/{job}",
+        resume_pdf_ready=True,
+        score_current=True,
+        score_eligible=True,
+        score=8.0,
+    )
+
+
+@given(parsers.parse('job "{job}" is reviewed at "{path}" on the local job site'))
+def on_local_site(world: World, job_site: LocalJobSite, job: str, path: str) -> None:
+    world.facts[job] = dataclasses.replace(world.facts[job], application_url=job_site.url(path))
+
+
+@given(parsers.parse('job "{job}" has {field_} {value}'))
+def job_fact(world: World, job: str, field_: str, value: str) -> None:
+    changes: dict[str, Any] = {
+        "materials generation": {"materials_generation": int(value) if value.isdigit() else None},
+        "profile version": {"profile_version": int(value) if value.isdigit() else None},
+        "application URL": {"application_url": value.strip('"')},
+        "score": {"score": float(value)},
+        "resume PDF": {"resume_pdf_ready": value == "ready"},
+        "score currency": {"score_current": value == "current"},
+        "score eligibility": {"score_eligible": value == "eligible"},
+        "posting": {"closed": value == "closed"},
+    }[field_]
+    world.facts[job] = dataclasses.replace(world.facts[job], **changes)
+
+
+def _dry_run(world: World, job: str, outcome: BrowserOutcome) -> None:
+    run = world.next_run(job)
+    claim_apply(
+        world.store,
+        world.facts[job],
+        world.policy,
+        run_id=run,
+        worker_id="w1",
+        model="none",
+        dry_run=True,
+        clock=world.clock,
+    )
+    run_apply(
+        world.store,
+        job_id=job,
+        run_id=run,
+        facts=world.facts[job],
+        policy=world.policy,
+        profile=PROFILE,
+        materials=_materials(world, job),
+        browser=FakeBrowser(outcome),
+        clock=world.clock,
+    )
+
+
+@given(parsers.parse('a dry run of "{job}" completed with {coverage} coverage'))
+def dry_run_done(world: World, job: str, coverage: str) -> None:
+    missing = () if coverage == "full" else ("phone",)
+    _dry_run(world, job, FormFilled(filled=("email",), missing=missing, blocked_attempts=0))
+
+
+@given(
+    parsers.parse('a dry run of "{job}" found the email candidate "{recipient}" with attachment "{artifact}"')
+)
+def email_candidate(world: World, job: str, recipient: str, artifact: str) -> None:
+    run = world.next_run(job)
+    claim_apply(
+        world.store,
+        world.facts[job],
+        world.policy,
+        run_id=run,
+        worker_id="w1",
+        model="none",
+        dry_run=True,
+        clock=world.clock,
+    )
+    candidate = EmailCandidate(
+        run_id=run,
+        recipient=recipient,
+        subject="Application: Data Engineer",
+        body="Please find my resume attached.",
+        attachment_artifact_id=artifact,
+        attachment_name="resume.pdf",
+    )
+    record_email_candidate(
+        world.store, run_id=run, facts=world.facts[job], candidate=candidate, clock=world.clock
+    )
+
+
+def _approve(world: World, job: str, **extra: Any) -> None:
+    f = world.facts[job]
+    command = ReviewDecisionCommand(
+        job_id=job,
+        decision="approve_submit",
+        materials_generation=f.materials_generation,
+        profile_version=f.profile_version,
+        application_url=f.application_url,
+        **extra,
+    )
+    record_review_decision(world.store, command, f, clock=world.clock)
+
+
+@given(parsers.parse('the user approved submitting "{job}"'))
+def approved(world: World, job: str) -> None:
+    _approve(world, job)
+
+
+@given(
+    parsers.parse(
+        'the user approved submitting "{job}" with the partial-coverage override of its last dry run'
+    )
+)
+def approved_with_override(world: World, job: str) -> None:
+    _approve(world, job, partial_override_run_id=world.runs[job])
+
+
+@given(parsers.parse('the user approved emailing "{job}" to "{recipient}" with attachment "{artifact}"'))
+def approved_email(world: World, job: str, recipient: str, artifact: str) -> None:
+    _approve(world, job, email_recipient=recipient, email_attachment_artifact_id=artifact)
+
+
+@given(parsers.re(r'the user (?P<decision>deferred|declined|reset the review of) "(?P<job>[^"]+)"'))
+def other_decision(world: World, decision: str, job: str) -> None:
+    kind = {"deferred": "defer", "declined": "decline", "reset the review of": "reset"}[decision]
+    record_review_decision(world.store, ReviewDecisionCommand(job_id=job, decision=kind), world.facts[job])  # type: ignore[arg-type]
+
+
+@given(parsers.parse('a live run of "{job}" was claimed'))
+@when(parsers.parse('a live run of "{job}" is claimed'))
+def live_claim(world: World, job: str) -> None:
+    run = world.next_run(job)
+    world.attempt(
+        lambda: claim_apply(
+            world.store,
+            world.facts[job],
+            world.policy,
+            run_id=run,
+            worker_id="w1",
+            model="none",
+            dry_run=False,
+            clock=world.clock,
+        )
+    )
+
+
+@given(parsers.parse('a live email run of "{job}" recorded its submit intent and then the worker crashed'))
+def crashed_after_intent(world: World, job: str) -> None:
+    run = world.next_run(job)
+    claim_apply(
+        world.store,
+        world.facts[job],
+        world.policy,
+        run_id=run,
+        worker_id="w1",
+        model="none",
+        dry_run=False,
+        email=True,
+        clock=world.clock,
+    )
+    repo = jobs(world.store, world.clock)
+    app = repo.get(job)
+    app.intend_submit(
+        run, tenant_id="local", material_version="1:art-1", intended_at="2026-03-01T09:00:00.000Z"
+    )
+    repo.save(app)
+
+
+@given("approval is not required")
+def no_approval(world: World) -> None:
+    world.policy = dataclasses.replace(world.policy, approval_required=False)
+
+
+# -- when -------------------------------------------------------------------------------------------
+@when(parsers.parse('a batch {mode} claim of "{job}" is made'))
+def batch_claim(world: World, mode: str, job: str) -> None:
+    run = world.next_run(job)
+    world.attempt(
+        lambda: claim_apply(
+            world.store,
+            world.facts[job],
+            world.policy,
+            run_id=run,
+            worker_id="w1",
+            model="none",
+            dry_run=mode == "dry",
+            batch=True,
+            clock=world.clock,
+        )
+    )
+
+
+@when(parsers.parse('a dry run of "{job}" fills the page with the real browser'))
+def real_dry_run(world: World, chromium: Browser, job_site: LocalJobSite, job: str) -> None:
+    job_site.reset()
+    run = world.next_run(job)
+    claim_apply(
+        world.store,
+        world.facts[job],
+        world.policy,
+        run_id=run,
+        worker_id="w1",
+        model="none",
+        dry_run=True,
+        clock=world.clock,
+    )
+    _run_real(world, chromium, job, run)
+
+
+@when(parsers.parse('the live run of "{job}" fills the page with the real browser'))
+def real_live_run(world: World, chromium: Browser, job_site: LocalJobSite, job: str) -> None:
+    job_site.reset()
+    assert world.error is None, world.error
+    _run_real(world, chromium, job, world.runs[job])
+
+
+def _run_real(world: World, chromium: Browser, job: str, run: str) -> None:
+    world.attempt(
+        lambda: run_apply(
+            world.store,
+            job_id=job,
+            run_id=run,
+            facts=world.facts[job],
+            policy=world.policy,
+            profile=PROFILE,
+            materials=_materials(world, job),
+            browser=PlaywrightBrowserApply(chromium, settle_ms=400),
+            clock=world.clock,
+        )
+    )
+
+
+@when(parsers.parse('a dry run of "{job}" whose driver reports the application as submitted'))
+def lying_driver(world: World, job: str) -> None:
+    world.attempt(
+        lambda: _dry_run(
+            world, job, FormFilled(filled=("email",), missing=(), blocked_attempts=0, reported_submitted=True)
+        )
+    )
+
+
+@when(parsers.parse('the email application of "{job}" is sent'))
+def send_email(world: World, smtp: tuple[Inbox, int], job: str) -> None:
+    if world.sender is None:
+        world.sender = SmtpEmailSender("127.0.0.1", smtp[1], sender="ada@example.org", timeout_s=5)
+    run = world.runs[job]
+    if world.error is None and world.app(job).run(run).dry_run:
+        run = world.next_run(job)
+        claim_apply(
+            world.store,
+            world.facts[job],
+            world.policy,
+            run_id=run,
+            worker_id="w1",
+            model="none",
+            dry_run=False,
+            email=True,
+            clock=world.clock,
+        )
+    world.attempt(
+        lambda: send_email_application(
+            world.store,
+            run_id=run,
+            facts=world.facts[job],
+            sender=world.sender,
+            artifacts=Artifacts(),
+            clock=world.clock,
+        )
+    )
+
+
+@when("the SMTP sender fails during the send")
+def sender_fails(world: World) -> None:
+    world.sender = FailingSender()
+
+
+@when(parsers.parse('recovery runs for "{job}"'))
+def recovery(world: World, job: str) -> None:
+    world.result = recover_ambiguous_apply(
+        world.store, job_id=job, stale_run_ids=frozenset({world.runs[job]}), clock=world.clock
+    )
+
+
+@when(parsers.parse('the user grants a repeat-application override for "{job}"'))
+def override(world: World, job: str) -> None:
+    grant_repeat_override(world.store, world.facts[job], reason="different team", clock=world.clock)
+
+
+@when(parsers.parse('the user approves submitting "{job}" with materials generation {gen:d}'))
+def approve_uncommitted(world: World, job: str, gen: int) -> None:
+    f = world.facts[job]
+    command = ReviewDecisionCommand(
+        job_id=job,
+        decision="approve_submit",
+        materials_generation=gen,
+        profile_version=f.profile_version,
+        application_url=f.application_url,
+    )
+    world.attempt(lambda: record_review_decision(world.store, command, f, clock=world.clock))
+
+
+@when(parsers.parse('the approval of "{job}" is read from a store that cannot be read'))
+def unreadable(world: World, job: str) -> None:
+    with world.store.db.engine.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE job_events RENAME TO job_events_gone")
+    world.result = read_approval(world.store, world.facts[job], email=False)
+
+
+# -- then -------------------------------------------------------------------------------------------
+def _reason(error: JobCtrlError | None) -> str | None:
+    return error.reason if isinstance(error, ApprovalRefused | ClaimRefused) else None
+
+
+@then(parsers.parse('the claim is refused with "{reason}"'))
+@then(parsers.parse('it is refused with "{reason}"'))
+def refused(world: World, reason: str) -> None:
+    assert _reason(world.error) == reason, world.error
+
+
+@then(parsers.parse('it fails with the code "{code}"'))
+def failed_code(world: World, code: str) -> None:
+    assert world.error is not None and world.error.code == code, world.error
+
+
+@then("the claim succeeds")
+def claim_ok(world: World) -> None:
+    assert world.error is None, world.error
+
+
+@then(parsers.parse("the log holds {count:d} {event_type} event"))
+@then(parsers.parse("the log holds {count:d} {event_type} events"))
+def log_holds(world: World, count: int, event_type: str) -> None:
+    assert world.types().count(event_type) == count, world.types()
+
+
+@then(parsers.parse('the last run of "{job}" is {status}'))
+def run_status(world: World, job: str, status: str) -> None:
+    assert world.app(job).run(world.runs[job]).status is RunStatus(status.replace(" ", "_"))
+
+
+@then(parsers.parse('the last run of "{job}" recorded {coverage} coverage'))
+def coverage(world: World, job: str, coverage: str) -> None:
+    evidence = world.app(job).run(world.runs[job]).evidence
+    assert evidence is not None and evidence.coverage == coverage
+
+
+@then("the job site received no submission")
+def nothing_sent(job_site: LocalJobSite) -> None:
+    assert job_site.sends() == 0, dict(job_site.counts)
+    assert job_site.counts["reviewed_get"] == 1  # the reviewed page itself was loaded exactly once
+
+
+@then(parsers.parse('the SMTP server received {count:d} message to "{recipient}" carrying "{artifact}"'))
+@then(parsers.parse('the SMTP server received {count:d} messages to "{recipient}" carrying "{artifact}"'))
+def smtp_received(world: World, smtp: tuple[Inbox, int], count: int, recipient: str, artifact: str) -> None:
+    messages = smtp[0].messages
+    assert len(messages) == count
+    for envelope in messages:
+        assert envelope.rcpt_tos == [recipient]
+        content = envelope.content.decode()
+        assert f"To: {recipient}" in content and "Cc:" not in content and "Bcc:" not in content
+        assert content.count('filename="resume.pdf"') == 1
+
+
+@then(parsers.parse("the sender was called {count:d} time"))
+def sender_calls(world: World, count: int) -> None:
+    assert world.sender.calls == count
+
+
+@then(parsers.parse('the last run of "{job}" needs verification with "{code}"'))
+def needs_verification(world: World, job: str, code: str) -> None:
+    assert world.app(job).run(world.runs[job]).status is RunStatus.NEEDS_VERIFICATION
+    assert code == NEEDS_VERIFICATION_CODE
+    events = [e for e in world.store.read_all(limit=10_000) if e.event_type == "ApplyRunEventRecorded"]
+    assert any(code.encode() in e.payload for e in events)
+
+
+@then(parsers.parse('the approval reads as "{reason}"'))
+def approval_reads(world: World, reason: str) -> None:
+    assert world.result == reason
