@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from email import message_from_bytes
+from email import policy as email_policy
 from pathlib import Path
 from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
 from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 from pytest_bdd import given, parsers, then, when
 
 from jobctrl.apply.adapters.browser import PlaywrightBrowserApply, launch_chromium
@@ -66,10 +71,13 @@ class Inbox:
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
     inbox = Inbox()
-    controller = Controller(inbox, hostname="127.0.0.1", port=0)
+    with socket.socket() as probe:  # aiosmtpd needs a concrete port; take a free one
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        yield inbox, controller.server.sockets[0].getsockname()[1]
+        yield inbox, port
     finally:
         controller.stop()
 
@@ -168,19 +176,21 @@ def on_local_site(world: World, job_site: LocalJobSite, job: str, path: str) -> 
     world.facts[job] = dataclasses.replace(world.facts[job], application_url=job_site.url(path))
 
 
-@given(parsers.parse('job "{job}" has {field_} {value}'))
+_FACT_CHANGES: dict[str, Any] = {
+    "materials generation": lambda v: {"materials_generation": int(v)},
+    "profile version": lambda v: {"profile_version": int(v)},
+    "application URL": lambda v: {"application_url": v.strip('"')},
+    "score": lambda v: {"score": float(v)},
+    "resume PDF": lambda v: {"resume_pdf_ready": v == "ready"},
+    "score currency": lambda v: {"score_current": v == "current"},
+    "score eligibility": lambda v: {"score_eligible": v == "eligible"},
+    "posting": lambda v: {"closed": v == "closed"},
+}
+
+
+@given(parsers.re(r'job "(?P<job>[^"]+)" has (?P<field_>' + "|".join(_FACT_CHANGES) + r") (?P<value>.+)"))
 def job_fact(world: World, job: str, field_: str, value: str) -> None:
-    changes: dict[str, Any] = {
-        "materials generation": {"materials_generation": int(value) if value.isdigit() else None},
-        "profile version": {"profile_version": int(value) if value.isdigit() else None},
-        "application URL": {"application_url": value.strip('"')},
-        "score": {"score": float(value)},
-        "resume PDF": {"resume_pdf_ready": value == "ready"},
-        "score currency": {"score_current": value == "current"},
-        "score eligibility": {"score_eligible": value == "eligible"},
-        "posting": {"closed": value == "closed"},
-    }[field_]
-    world.facts[job] = dataclasses.replace(world.facts[job], **changes)
+    world.facts[job] = dataclasses.replace(world.facts[job], **_FACT_CHANGES[field_](value))
 
 
 def _dry_run(world: World, job: str, outcome: BrowserOutcome) -> None:
@@ -384,6 +394,20 @@ def _run_real(world: World, chromium: Browser, job: str, run: str) -> None:
     )
 
 
+@when(parsers.parse('the page "{path}" is opened in a plain browser without any guard'))
+def unguarded(chromium: Browser, job_site: LocalJobSite, path: str) -> None:
+    job_site.reset()
+    context = chromium.new_context()
+    try:
+        context.set_default_timeout(2_000)
+        page = context.new_page()
+        with contextlib.suppress(PlaywrightError):  # the page may navigate itself away meanwhile
+            page.goto(job_site.url(path), wait_until="load")
+            page.wait_for_timeout(400)
+    finally:
+        context.close()
+
+
 @when(parsers.parse('a dry run of "{job}" whose driver reports the application as submitted'))
 def lying_driver(world: World, job: str) -> None:
     world.attempt(
@@ -398,21 +422,23 @@ def send_email(world: World, smtp: tuple[Inbox, int], job: str) -> None:
     if world.sender is None:
         world.sender = SmtpEmailSender("127.0.0.1", smtp[1], sender="ada@example.org", timeout_s=5)
     run = world.runs[job]
-    if world.error is None and world.app(job).run(run).dry_run:
-        run = world.next_run(job)
-        claim_apply(
-            world.store,
-            world.facts[job],
-            world.policy,
-            run_id=run,
-            worker_id="w1",
-            model="none",
-            dry_run=False,
-            email=True,
-            clock=world.clock,
-        )
-    world.attempt(
-        lambda: send_email_application(
+
+    def claim_and_send() -> Any:
+        nonlocal run
+        if world.app(job).run(run).dry_run:
+            run = world.next_run(job)
+            claim_apply(
+                world.store,
+                world.facts[job],
+                world.policy,
+                run_id=run,
+                worker_id="w1",
+                model="none",
+                dry_run=False,
+                email=True,
+                clock=world.clock,
+            )
+        return send_email_application(
             world.store,
             run_id=run,
             facts=world.facts[job],
@@ -420,7 +446,8 @@ def send_email(world: World, smtp: tuple[Inbox, int], job: str) -> None:
             artifacts=Artifacts(),
             clock=world.clock,
         )
-    )
+
+    world.attempt(claim_and_send)
 
 
 @when("the SMTP sender fails during the send")
@@ -504,16 +531,22 @@ def nothing_sent(job_site: LocalJobSite) -> None:
     assert job_site.counts["reviewed_get"] == 1  # the reviewed page itself was loaded exactly once
 
 
+@then("the job site counted the submission")
+def counted(job_site: LocalJobSite) -> None:
+    assert job_site.sends() > 0, dict(job_site.counts)
+
+
 @then(parsers.parse('the SMTP server received {count:d} message to "{recipient}" carrying "{artifact}"'))
 @then(parsers.parse('the SMTP server received {count:d} messages to "{recipient}" carrying "{artifact}"'))
 def smtp_received(world: World, smtp: tuple[Inbox, int], count: int, recipient: str, artifact: str) -> None:
     messages = smtp[0].messages
     assert len(messages) == count
     for envelope in messages:
-        assert envelope.rcpt_tos == [recipient]
-        content = envelope.content.decode()
-        assert f"To: {recipient}" in content and "Cc:" not in content and "Bcc:" not in content
-        assert content.count('filename="resume.pdf"') == 1
+        assert envelope.rcpt_tos == [recipient]  # the envelope goes to the approved address only
+        mail = message_from_bytes(envelope.content, policy=email_policy.default)
+        assert mail["To"] == recipient and mail["Cc"] is None and mail["Bcc"] is None
+        attachments = list(mail.iter_attachments())  # type: ignore[attr-defined]
+        assert len(attachments) == 1 and attachments[0].get_content() == Artifacts().read(artifact)
 
 
 @then(parsers.parse("the sender was called {count:d} time"))

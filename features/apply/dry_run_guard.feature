@@ -64,3 +64,15 @@ Feature: A dry run never submits, whatever the page tries
     And the log holds 1 ApplySubmissionBlocked event
     And the log holds 0 ApplySubmitIntended events
     And the job site received no submission
+
+  Scenario Outline: The job site does see what a hostile page sends when nothing guards it
+    When the page "<page>" is opened in a plain browser without any guard
+    Then the job site counted the submission
+
+    Examples:
+      | page                                |
+      | /jobs/hostile/auto-submit-on-load   |
+      | /jobs/hostile/sendbeacon            |
+      | /jobs/hostile/fetch-and-xhr-post    |
+      | /jobs/hostile/websocket             |
+      | /jobs/hostile/js-navigation         |
