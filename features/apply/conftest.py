@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import socket
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -99,6 +100,21 @@ class Artifacts:
         return b"%PDF-1.4 " + artifact_id.encode()
 
 
+class ObservingSender:
+    """Wraps the real SMTP sender and notes whether the intent was durable when the send began."""
+
+    def __init__(self, inner: SmtpEmailSender, store: EventStore) -> None:
+        self.inner, self.store = inner, store
+        self.calls = 0
+        self.intent_was_committed: list[bool] = []
+
+    def send(self, message: OutgoingEmail) -> None:
+        self.calls += 1
+        types = [e.event_type for e in self.store.read_all(limit=10_000)]
+        self.intent_was_committed.append("ApplySubmitIntended" in types)
+        self.inner.send(message)
+
+
 class FailingSender:
     def __init__(self) -> None:
         self.calls = 0
@@ -188,7 +204,13 @@ _FACT_CHANGES: dict[str, Any] = {
 }
 
 
-@given(parsers.re(r'job "(?P<job>[^"]+)" has (?P<field_>' + "|".join(_FACT_CHANGES) + r") (?P<value>.+)"))
+@given(
+    parsers.re(
+        r'job "(?P<job>[^"]+)" has (?P<field_>'
+        + "|".join(sorted(_FACT_CHANGES, key=len, reverse=True))
+        + r") (?P<value>.+)"
+    )
+)
 def job_fact(world: World, job: str, field_: str, value: str) -> None:
     world.facts[job] = dataclasses.replace(world.facts[job], **_FACT_CHANGES[field_](value))
 
@@ -330,6 +352,68 @@ def crashed_after_intent(world: World, job: str) -> None:
     repo.save(app)
 
 
+@given(parsers.parse('a live run of "{job}" was claimed and its worker crashed before any submit intent'))
+def crashed_before_intent(world: World, job: str) -> None:
+    run = world.next_run(job)
+    claim_apply(
+        world.store,
+        world.facts[job],
+        world.policy,
+        run_id=run,
+        worker_id="w1",
+        model="none",
+        dry_run=False,
+        email=True,
+        clock=world.clock,
+    )
+
+
+@when(parsers.parse('two workers claim a live run of "{job}" at the same time'))
+def racing_claims(world: World, job: str) -> None:
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def claim(run: str) -> None:
+        barrier.wait()
+        try:
+            claim_apply(
+                world.store,
+                world.facts[job],
+                world.policy,
+                run_id=run,
+                worker_id=run,
+                model="none",
+                dry_run=False,
+                clock=world.clock,
+            )
+            outcomes.append("claimed")
+        except JobCtrlError as exc:
+            outcomes.append(exc.code)
+
+    threads = [threading.Thread(target=claim, args=(f"race-{i}",)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    world.result = sorted(outcomes)
+
+
+@then("exactly one of them holds the claim")
+def one_claim(world: World) -> None:
+    assert world.result.count("claimed") == 1, world.result
+    assert set(world.result) - {"claimed"} <= {"apply_claim_conflict", "apply_claim_refused"}
+
+
+@then("the intent was in the log before the message was handed to the sender")
+def intent_first(world: World) -> None:
+    assert world.sender.intent_was_committed == [True]
+
+
+@then("the recovery changed nothing")
+def recovery_nothing(world: World) -> None:
+    assert world.result.needs_verification == () and world.result.abandoned == ()
+
+
 @given("approval is not required")
 def no_approval(world: World) -> None:
     world.policy = dataclasses.replace(world.policy, approval_required=False)
@@ -420,7 +504,9 @@ def lying_driver(world: World, job: str) -> None:
 @when(parsers.parse('the email application of "{job}" is sent'))
 def send_email(world: World, smtp: tuple[Inbox, int], job: str) -> None:
     if world.sender is None:
-        world.sender = SmtpEmailSender("127.0.0.1", smtp[1], sender="ada@example.org", timeout_s=5)
+        world.sender = ObservingSender(
+            SmtpEmailSender("127.0.0.1", smtp[1], sender="ada@example.org", timeout_s=5), world.store
+        )
     run = world.runs[job]
 
     def claim_and_send() -> Any:
@@ -455,6 +541,7 @@ def sender_fails(world: World) -> None:
     world.sender = FailingSender()
 
 
+@given(parsers.parse('recovery ran for "{job}"'))
 @when(parsers.parse('recovery runs for "{job}"'))
 def recovery(world: World, job: str) -> None:
     world.result = recover_ambiguous_apply(

@@ -37,6 +37,9 @@ def send_email_application(
     run = app.run(run_id)
     if run.dry_run:
         raise RunNotActive(f"apply run {run_id!r} is a dry run; it never sends")
+    if run.status is not RunStatus.RUNNING:
+        # Sent, failed or ambiguous: a run sends at most once and is never resent automatically.
+        raise RunNotActive(f"apply run {run_id!r} is {run.status.value}")
     reason = approval_refusal_reason(app, facts, email=True)
     if reason is not None:
         raise ApprovalRefused(reason)
