@@ -601,6 +601,12 @@ def log_holds(world: World, count: int, event_type: str) -> None:
     assert world.types().count(event_type) == count, world.types()
 
 
+@then(parsers.parse('the log holds {count:d} {event_type} events for "{job}"'))
+def log_holds_for(world: World, count: int, event_type: str, job: str) -> None:
+    rows = [e for e in world.store.read_all(limit=10_000) if e.event_type == event_type]
+    assert sum(1 for e in rows if f'"jobId":"{job}"'.encode() in e.payload) == count
+
+
 @then(parsers.parse('the last run of "{job}" is {status}'))
 def run_status(world: World, job: str, status: str) -> None:
     assert world.app(job).run(world.runs[job]).status is RunStatus(status.replace(" ", "_"))

@@ -15,6 +15,7 @@ Every session is transport-locked, dry or live: nothing is ever submitted by thi
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -125,14 +126,15 @@ class PlaywrightBrowserApply:
             context.route_web_socket(re.compile(r".*"), guard.refuse_websocket)
             page = context.new_page()
             try:
-                response = page.goto(reviewed, wait_until="load")
+                response = page.goto(reviewed, wait_until="domcontentloaded")
             except Error:
                 response = None  # a hostile page's aborted navigation can surface here
             if not guard.served_reviewed or guard.redirected is not None:
                 return PageUnavailable(status=guard.redirected)
             if response is not None and not response.ok:
                 return PageUnavailable(status=response.status)
-            page.wait_for_load_state("load")
+            with contextlib.suppress(Error):  # a page whose blocked navigation never "loads" is still filled
+                page.wait_for_load_state("load", timeout=self._settle_ms * 4)
             widget = self._challenge(page)
             if widget is not None:
                 return ChallengeDetected(widget=widget)
@@ -151,6 +153,9 @@ class PlaywrightBrowserApply:
                 blocked_attempts=sum(guard.blocked.values()) + sum(page_blocked.values()),
             )
         finally:
+            # Offline first: unload handlers (pagehide beacons, keepalive fetches) fire on close, after
+            # the route handlers may be gone; an offline context cannot reach the network at all.
+            context.set_offline(True)
             context.close()
 
     def _challenge(self, page: Page) -> ChallengeWidget | None:
