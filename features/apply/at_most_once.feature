@@ -47,6 +47,22 @@ Feature: At most once
     Then the claim is refused with "needs_verification"
     And the SMTP server received 0 messages to "jobs@acme.example" carrying "art-1"
 
+  Scenario: A run the user verifies as sent counts as applied
+    Given a live email run of "job-1" recorded its submit intent and then the worker crashed
+    And recovery ran for "job-1"
+    When the user verifies that the application of "job-1" went out
+    Then the last run of "job-1" is succeeded
+    When a live run of "job-1" is claimed
+    Then the claim is refused with "already_applied"
+
+  Scenario: A run verified as not sent may be claimed again
+    Given a live email run of "job-1" recorded its submit intent and then the worker crashed
+    And recovery ran for "job-1"
+    When the user verifies that the application of "job-1" did not go out
+    Then the last run of "job-1" is failed
+    When a live run of "job-1" is claimed
+    Then the claim succeeds
+
   Scenario: A crash before any intent sent nothing, so the run fails retryably
     Given a live run of "job-1" was claimed and its worker crashed before any submit intent
     When recovery runs for "job-1"

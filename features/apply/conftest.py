@@ -34,7 +34,10 @@ from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.grant_repeat_override import grant_repeat_override
 from jobctrl.apply.use_cases.record_email_candidate import record_email_candidate
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
-from jobctrl.apply.use_cases.recover_ambiguous_apply import recover_ambiguous_apply
+from jobctrl.apply.use_cases.recover_ambiguous_apply import (
+    recover_ambiguous_apply,
+    resolve_needs_verification,
+)
 from jobctrl.apply.use_cases.run_apply import run_apply
 from jobctrl.apply.use_cases.send_email_application import send_email_application
 from jobctrl.domain_types import registry
@@ -412,6 +415,14 @@ def intent_first(world: World) -> None:
 @then("the recovery changed nothing")
 def recovery_nothing(world: World) -> None:
     assert world.result.needs_verification == () and world.result.abandoned == ()
+
+
+@when(parsers.parse('the user verifies that the application of "{job}" {outcome}'))
+def verify(world: World, job: str, outcome: str) -> None:
+    submitted = {"went out": True, "did not go out": False}[outcome]
+    resolve_needs_verification(
+        world.store, job_id=job, run_id=world.runs[job], submitted=submitted, clock=world.clock
+    )
 
 
 @given("approval is not required")

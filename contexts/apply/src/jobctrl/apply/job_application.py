@@ -11,7 +11,13 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from jobctrl.apply.errors import ClaimRefused, RunNotActive, SubmitAlreadyIntended, UnknownApplyRun
+from jobctrl.apply.errors import (
+    ClaimRefusal,
+    ClaimRefused,
+    RunNotActive,
+    SubmitAlreadyIntended,
+    UnknownApplyRun,
+)
 from jobctrl.apply.events import (
     ApplicationFailed,
     ApplicationSubmitted,
@@ -109,7 +115,7 @@ class JobApplication(Aggregate):
         self, facts: CurrentJobFacts, policy: ClaimPolicy, *, dry_run: bool, batch: bool
     ) -> ClaimRefused | None:
         """The claim rules of the reference, in its order; ``None`` means the claim may proceed."""
-        reason = None
+        reason: ClaimRefusal | None = None
         if not facts.resume_pdf_ready:
             reason = "resume_pdf_not_ready"
         elif not facts.score_current:
@@ -134,7 +140,7 @@ class JobApplication(Aggregate):
             reason = "site_blocked"
         elif batch and facts.enrichment_quarantined:
             reason = "enrichment_quarantined"
-        return None if reason is None else ClaimRefused(reason)  # type: ignore[arg-type]
+        return None if reason is None else ClaimRefused(reason)
 
     def start_run(
         self,
