@@ -73,7 +73,7 @@ def _ms_between(start: str, end: str) -> int | None:
 
 
 def _finish(
-    row: ApplyRunRow, status: str, result: str, at: str, *, settles_verification: bool = False
+    row: ApplyRunRow, status: RowStatus, result: str, at: str, *, settles_verification: bool = False
 ) -> None:
     if row.status in _TERMINAL or (row.status == "needs_verification" and not settles_verification):
         return  # the first terminal result wins
