@@ -72,6 +72,17 @@ def _check(
         raise InvalidReviewDecision("partial-coverage override names no run of this job")
 
 
+def _target(command: ReviewDecisionCommand) -> tuple[object, ...]:
+    return (
+        command.materials_generation,
+        command.profile_version,
+        command.application_url,
+        command.partial_override_run_id,
+        command.email_recipient,
+        command.email_attachment_artifact_id,
+    )
+
+
 def record_review_decision(
     store: EventStore,
     command: ReviewDecisionCommand,
@@ -92,7 +103,9 @@ def record_review_decision(
     event = ApplyReviewDecisionRecorded(
         job_key=command.job_id,
         # Derived from the stream position it decides at, so a retried command is an idempotent replay.
-        decision_id=deterministic_id("apply-review", command.job_id, str(app.version), command.decision),
+        decision_id=deterministic_id(
+            "apply-review", command.job_id, str(app.version), command.decision, repr(_target(command))
+        ),
         decision=command.decision,
         reason_present=bool(command.reason and command.reason.strip()),
         materials_generation=command.materials_generation,
