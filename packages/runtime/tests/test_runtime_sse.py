@@ -88,7 +88,9 @@ def _in_background(fn: Any) -> tuple[threading.Thread, list[Any]]:
 def _wait_clients(api: RunningApi, count: int) -> None:
     deadline = time.monotonic() + 30
     while api.services.hub.client_count < count:
-        assert time.monotonic() < deadline, f"clients did not connect: {api.services.hub.client_count}/{count}"
+        assert time.monotonic() < deadline, (
+            f"clients did not connect: {api.services.hub.client_count}/{count}"
+        )
         time.sleep(0.02)
 
 

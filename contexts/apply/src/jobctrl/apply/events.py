@@ -123,6 +123,44 @@ class OutcomeSuggestionDecided(DomainEvent, frozen=True):
     reason_present: bool
 
 
+BlockReason = Literal["trusted_final_submit_required", "third_party_challenge"]
+
+
+class ApplySubmissionBlocked(DomainEvent, frozen=True):
+    """A run stopped before any submission because a human must act (never an automatic retry)."""
+
+    event_type = "ApplySubmissionBlocked"
+    job_id: str
+    run_id: str
+    reason: BlockReason
+    blocked_at: str
+
+
+class ApplicationIdentityClaimed(DomainEvent, frozen=True):
+    """A live apply claim reserved an employer+role identity (repeat-application protection).
+
+    ``identity_key`` is a digest of the normalised employer and role, so the stream holds no names.
+    """
+
+    event_type = "ApplicationIdentityClaimed"
+    identity_key: str
+    job_id: str
+    run_id: str
+    override_id: str | None
+    claimed_at: str
+
+
+class RepeatApplicationOverrideGranted(DomainEvent, frozen=True):
+    """The user allowed one more live claim for ``job_id`` although the identity was applied to."""
+
+    event_type = "RepeatApplicationOverrideGranted"
+    identity_key: str
+    job_id: str
+    override_id: str
+    reason_present: bool
+    granted_at: str
+
+
 EVENTS: tuple[type[DomainEvent], ...] = (
     ApplyRunStarted,
     ApplySubmitIntended,
@@ -134,4 +172,7 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     ApplyReviewDecisionRecorded,
     ApplicationOutcomeRecorded,
     OutcomeSuggestionDecided,
+    ApplySubmissionBlocked,
+    ApplicationIdentityClaimed,
+    RepeatApplicationOverrideGranted,
 )

@@ -123,6 +123,10 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "ProfileContinuationCoalesced",
     # scoring (ADR 0020)
     "ScoringPolicyUpdated",
+    # apply (ADR 0035)
+    "ApplySubmissionBlocked",
+    "ApplicationIdentityClaimed",
+    "RepeatApplicationOverrideGranted",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

@@ -1,0 +1,1 @@
+"""Test support: a local job site (honest and hostile application pages) that counts every send."""

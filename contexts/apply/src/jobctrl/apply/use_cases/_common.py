@@ -1,0 +1,46 @@
+"""Helpers shared by the use cases (repositories, timestamps, owner metadata)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from jobctrl.apply.identity import ApplicationIdentity
+from jobctrl.apply.job_application import JobApplication
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.kernel.store import ConcurrencyConflict, EventStore
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who writes (the Temporal workflow id, run id and attempt), recorded in event metadata."""
+
+    workflow_id: str | None = None
+    run_id: str | None = None
+    attempt: int | None = None
+
+    def metadata(self) -> dict[str, Any]:
+        return {"workflow_id": self.workflow_id, "run_id": self.run_id, "attempt": self.attempt}
+
+
+NO_OWNER = Owner()
+
+
+def jobs(store: EventStore, clock: Clock | None) -> AggregateRepository[JobApplication]:
+    return AggregateRepository.for_class(store, JobApplication, clock=clock or SystemClock())
+
+
+def identities(store: EventStore, clock: Clock | None) -> AggregateRepository[ApplicationIdentity]:
+    return AggregateRepository.for_class(store, ApplicationIdentity, clock=clock or SystemClock())
+
+
+def load_job(repo: AggregateRepository[JobApplication], job_id: str) -> JobApplication:
+    return repo.load(job_id) or JobApplication(job_id)
+
+
+def now_iso(clock: Clock | None) -> str:
+    return isoformat((clock or SystemClock()).now())
+
+
+__all__ = ["NO_OWNER", "ConcurrencyConflict", "Owner", "identities", "jobs", "load_job", "now_iso"]

@@ -1,0 +1,35 @@
+"""Let one more job of an employer+role already applied to be claimed live (used by one claim)."""
+
+from __future__ import annotations
+
+from jobctrl.apply.facts import CurrentJobFacts
+from jobctrl.apply.identity import ApplicationIdentity, identity_key
+from jobctrl.apply.use_cases._common import NO_OWNER, Owner, identities, now_iso
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.ids import deterministic_id
+from jobctrl.kernel.store import EventStore
+
+
+def grant_repeat_override(
+    store: EventStore,
+    facts: CurrentJobFacts,
+    *,
+    reason: str | None = None,
+    clock: Clock | None = None,
+    owner: Owner = NO_OWNER,
+) -> str:
+    repo = identities(store, clock)
+    key = identity_key(facts.employer, facts.role)
+    identity = repo.load(key) or ApplicationIdentity(key)
+    existing = identity.state.open_overrides.get(facts.job_id)
+    if existing is not None:
+        return existing
+    override_id = deterministic_id("apply-repeat-override", key, facts.job_id, str(identity.version))
+    identity.grant_override(
+        job_id=facts.job_id,
+        override_id=override_id,
+        reason_present=bool(reason and reason.strip()),
+        granted_at=now_iso(clock),
+    )
+    repo.save(identity, **owner.metadata())
+    return override_id

@@ -1,0 +1,120 @@
+"""Record an Apply Review decision, bound to exactly what the user reviewed.
+
+An approval may only name things already committed: a materials generation or profile version newer
+than the committed one, or an email recipient/attachment no dry run has recorded, is refused and
+nothing is written.  (An older target is recorded as given; the gate then reports it as stale.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jobctrl.apply.errors import InvalidReviewDecision
+from jobctrl.apply.events import ApplyReviewDecisionRecorded, ReviewDecision
+from jobctrl.apply.facts import CurrentJobFacts
+from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, load_job
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.ids import deterministic_id
+from jobctrl.kernel.store import EventStore
+
+APPROVALS: frozenset[ReviewDecision] = frozenset({"approve_submit", "approve_dry_run"})
+
+
+@dataclass(frozen=True)
+class ReviewDecisionCommand:
+    job_id: str
+    decision: ReviewDecision
+    materials_generation: int | None = None
+    profile_version: int | None = None
+    application_url: str | None = None
+    partial_override_run_id: str | None = None
+    email_recipient: str | None = None
+    email_attachment_artifact_id: str | None = None
+    reason: str | None = None
+
+
+def _check(
+    command: ReviewDecisionCommand,
+    facts: CurrentJobFacts,
+    app_runs: set[str],
+    candidate: tuple[str, str] | None,
+) -> None:
+    if command.decision not in APPROVALS:
+        if any(
+            v is not None
+            for v in (
+                command.materials_generation,
+                command.profile_version,
+                command.application_url,
+                command.partial_override_run_id,
+                command.email_recipient,
+                command.email_attachment_artifact_id,
+            )
+        ):
+            raise InvalidReviewDecision(f"{command.decision} carries no review target")
+        return
+    if command.materials_generation is None or command.profile_version is None or not command.application_url:
+        raise InvalidReviewDecision("an approval names a materials generation, profile version and URL")
+    if facts.materials_generation is None or command.materials_generation > facts.materials_generation:
+        raise InvalidReviewDecision("materials generation is not committed")
+    if facts.profile_version is None or command.profile_version > facts.profile_version:
+        raise InvalidReviewDecision("profile version is not committed")
+    if not command.application_url.startswith(("https://", "http://")):
+        raise InvalidReviewDecision("application URL must be http(s)")
+    if (command.email_recipient is None) != (command.email_attachment_artifact_id is None):
+        raise InvalidReviewDecision("an email approval names both recipient and attachment")
+    if command.email_recipient is not None and candidate != (
+        command.email_recipient,
+        command.email_attachment_artifact_id,
+    ):
+        raise InvalidReviewDecision("email recipient/attachment is not the recorded candidate")
+    if command.partial_override_run_id is not None and command.partial_override_run_id not in app_runs:
+        raise InvalidReviewDecision("partial-coverage override names no run of this job")
+
+
+def _target(command: ReviewDecisionCommand) -> tuple[object, ...]:
+    return (
+        command.materials_generation,
+        command.profile_version,
+        command.application_url,
+        command.partial_override_run_id,
+        command.email_recipient,
+        command.email_attachment_artifact_id,
+    )
+
+
+def record_review_decision(
+    store: EventStore,
+    command: ReviewDecisionCommand,
+    facts: CurrentJobFacts,
+    *,
+    clock: Clock | None = None,
+    owner: Owner = NO_OWNER,
+) -> ApplyReviewDecisionRecorded:
+    repo = jobs(store, clock)
+    app = load_job(repo, command.job_id)
+    candidate = app.state.email_candidate
+    _check(
+        command,
+        facts,
+        set(app.state.runs),
+        None if candidate is None else (candidate.recipient, candidate.attachment_artifact_id),
+    )
+    event = ApplyReviewDecisionRecorded(
+        job_key=command.job_id,
+        # Derived from the stream position it decides at, so a retried command is an idempotent replay.
+        decision_id=deterministic_id(
+            "apply-review", command.job_id, str(app.version), command.decision, repr(_target(command))
+        ),
+        decision=command.decision,
+        reason_present=bool(command.reason and command.reason.strip()),
+        materials_generation=command.materials_generation,
+        profile_version=command.profile_version,
+        application_url=command.application_url,
+        partial_override_run_id=command.partial_override_run_id,
+        email_recipient=command.email_recipient,
+        email_attachment_artifact_id=command.email_attachment_artifact_id,
+    )
+    app.record_decision(event)
+    repo.save(app, **owner.metadata())
+    return event

@@ -1,0 +1,74 @@
+"""Settle apply runs left running by a crash, and let the user resolve needs_verification.
+
+A run with a submit intent and no terminal result may have sent: it becomes needs_verification
+(``APPLY_NEEDS_VERIFICATION``) and is never resent.  A run without an intent provably sent nothing, so it
+fails retryably (``apply_run_abandoned``).  Only the user settles needs_verification, by saying whether
+the application went out.  Recovery is idempotent: re-running it on settled runs writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jobctrl.apply.job_application import RunStatus
+from jobctrl.apply.run_events import FailureResult, NeedsVerification
+from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.store import EventStore
+
+
+@dataclass(frozen=True)
+class Recovery:
+    needs_verification: tuple[str, ...]
+    abandoned: tuple[str, ...]
+
+
+def recover_ambiguous_apply(
+    store: EventStore,
+    *,
+    job_id: str,
+    stale_run_ids: frozenset[str],
+    clock: Clock | None = None,
+    owner: Owner = NO_OWNER,
+) -> Recovery:
+    """``stale_run_ids``: runs the caller knows have no live owner (Temporal describe says so)."""
+    repo = jobs(store, clock)
+    app = repo.load(job_id)
+    if app is None:
+        return Recovery((), ())
+    verify, abandoned = [], []
+    for run in app.runs_with(RunStatus.RUNNING):
+        if run.run_id not in stale_run_ids:
+            continue
+        if run.intended:
+            app.mark_needs_verification(run.run_id, NeedsVerification(cause="intent_without_result"))
+            verify.append(run.run_id)
+        else:
+            app.fail(run.run_id, FailureResult(code="apply_run_abandoned", retryable=True))
+            abandoned.append(run.run_id)
+    repo.save(app, **owner.metadata())
+    return Recovery(tuple(verify), tuple(abandoned))
+
+
+def resolve_needs_verification(
+    store: EventStore,
+    *,
+    job_id: str,
+    run_id: str,
+    submitted: bool,
+    clock: Clock | None = None,
+    owner: Owner = NO_OWNER,
+) -> RunStatus:
+    """The user checked: the application went out (``submitted``) or provably did not."""
+    repo = jobs(store, clock)
+    app = repo.get(job_id)
+    if submitted:
+        app.mark_submitted(run_id, applied_at=now_iso(clock), verification_confidence=1.0)
+    else:
+        app.fail(
+            run_id,
+            FailureResult(code="not_submitted_on_verification", retryable=False),
+            allow_needs_verification=True,
+        )
+    repo.save(app, **owner.metadata())
+    return app.run(run_id).status

@@ -1,0 +1,108 @@
+"""Run a claimed browser apply, dry or live, and record how it ended.
+
+Neither mode ever submits.  A dry run records dry-run evidence (coverage bound to the materials
+generation, profile version and URL it ran against); a driver reporting a submission during a dry run
+is a violation and fails the run.  A live run fills the form and stops for the human's final submit
+(``ApplySubmissionBlocked(trusted_final_submit_required)``).  A CAPTCHA or third-party challenge stops
+either mode (fail closed).  The approval gate is re-checked before the browser opens for a live run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jobctrl.apply.approval import approval_refusal_reason
+from jobctrl.apply.errors import ApprovalRefused, DryRunViolation, RunNotActive
+from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.job_application import JobApplication, RunStatus
+from jobctrl.apply.ports import (
+    BrowserApplyPort,
+    BrowserApplyRequest,
+    ChallengeDetected,
+    FormFilled,
+    FormNotFound,
+    PageUnavailable,
+)
+from jobctrl.apply.run_events import DryRunCompleted, FailureResult
+from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.errors import MissingInputError
+from jobctrl.kernel.store import EventStore
+
+
+@dataclass(frozen=True)
+class ApplyRunResult:
+    run_id: str
+    status: RunStatus
+
+
+def run_apply(
+    store: EventStore,
+    *,
+    job_id: str,
+    run_id: str,
+    facts: CurrentJobFacts,
+    policy: ClaimPolicy,
+    profile: ApplicantProfile,
+    materials: ApplicationMaterials,
+    browser: BrowserApplyPort,
+    clock: Clock | None = None,
+    owner: Owner = NO_OWNER,
+) -> ApplyRunResult:
+    repo = jobs(store, clock)
+    app = repo.get(job_id)
+    run = app.run(run_id)
+    if run.status is not RunStatus.RUNNING:
+        raise RunNotActive(f"apply run {run_id!r} is {run.status.value}")
+    if facts.application_url is None or facts.materials_generation is None or facts.profile_version is None:
+        raise MissingInputError("an apply run needs an application URL, materials and a profile version")
+    if materials.generation != facts.materials_generation:
+        raise MissingInputError("materials handed in are not the current generation")
+    if not run.dry_run and policy.approval_required:
+        reason = approval_refusal_reason(app, facts, email=False)
+        if reason is not None:
+            raise ApprovalRefused(reason)
+    outcome = browser.fill_application(
+        BrowserApplyRequest(
+            url=facts.application_url, profile=profile, materials=materials, dry_run=run.dry_run
+        )
+    )
+    violation = False
+    match outcome:
+        case ChallengeDetected():
+            app.block(run_id, "third_party_challenge", blocked_at=now_iso(clock))
+        case PageUnavailable():
+            app.fail(run_id, FailureResult(code="page_unavailable", retryable=True))
+        case FormNotFound():
+            app.fail(run_id, FailureResult(code="form_not_found", retryable=False))
+        case FormFilled() if run.dry_run and outcome.reported_submitted:
+            violation = True
+            app.fail(run_id, FailureResult(code="dry_run_violation", retryable=False))
+        case FormFilled() if run.dry_run:
+            app.complete_dry_run(run_id, _evidence(outcome, facts))
+        case FormFilled():
+            # The human always does the final browser submit, whatever the driver reported.
+            app.block(run_id, "trusted_final_submit_required", blocked_at=now_iso(clock))
+    _save(repo, app, owner)
+    if violation:
+        raise DryRunViolation(f"apply run {run_id!r}: a submission was reported during a dry run")
+    return ApplyRunResult(run_id=run_id, status=app.run(run_id).status)
+
+
+def _evidence(outcome: FormFilled, facts: CurrentJobFacts) -> DryRunCompleted:
+    assert facts.materials_generation is not None and facts.profile_version is not None
+    assert facts.application_url is not None
+    return DryRunCompleted(
+        coverage="partial" if outcome.missing else "full",
+        materials_generation=facts.materials_generation,
+        profile_version=facts.profile_version,
+        application_url=facts.application_url,
+        filled=list(outcome.filled),
+        missing=list(outcome.missing),
+        blocked_attempts=outcome.blocked_attempts,
+    )
+
+
+def _save(repo: AggregateRepository[JobApplication], app: JobApplication, owner: Owner) -> None:
+    repo.save(app, **owner.metadata())

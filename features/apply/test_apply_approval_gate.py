@@ -1,0 +1,13 @@
+"""Scenarios of features/apply/approval_gate.feature (steps in conftest.py)."""
+
+import pytest
+from pytest_bdd import scenarios
+
+pytestmark = pytest.mark.both_databases
+scenarios("apply/approval_gate.feature")
+
+
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    """Pulls ``db_kind`` into every scenario so the plugin runs it on SQLite and PostgreSQL."""
+    return db_kind
