@@ -134,27 +134,33 @@ def test_bad_resume_point_is_a_typed_400(api: RunningApi) -> None:
     assert response.json()["error"]["code"] == "invalid_resume_point"
 
 
-def test_database_reads_per_tick_do_not_grow_with_clients(api: RunningApi) -> None:
-    hub = api.services.hub
+@pytest.mark.asyncio
+async def test_database_reads_per_tick_do_not_grow_with_clients(api: RunningApi) -> None:
+    """At the hub: one read per tick feeds 1 client or 200 alike."""
+    store = api.services.store
 
-    def reads_for_one_append(clients: int) -> tuple[int, list[Any]]:
-        threads = [
-            _in_background(lambda: _collect(f"{api.base_url}/v1/events/stream", 2)) for _ in range(clients)
-        ]
-        _wait_clients(api, clients)
-        before_reads, before_ticks = hub.stats.db_reads, hub.stats.ticks
-        _append(api.services.store, 1, f"job-{clients}")
-        results = []
-        for thread, out in threads:
-            thread.join(30)
-            results.append(out[0])
-        ticks = hub.stats.ticks - before_ticks
-        return (hub.stats.db_reads - before_reads) - ticks, results  # reads beyond one per tick
+    async def reads_with(clients: int) -> tuple[int, list[int]]:
+        hub = EventHub(store, poll_interval=60, queue_batches=8)  # ticks driven by hand
+        hub.head = store.head_position()
+        streams = [hub.subscribe(None).__aiter__() for _ in range(clients)]
+        firsts = [asyncio.ensure_future(s.__anext__()) for s in streams]
+        deadline = time.monotonic() + 30
+        while hub.client_count < clients:  # every client registered (each reads the head once)
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+        _append(store, 3, f"job-reads-{clients}")
+        before = hub.stats.db_reads
+        await hub.tick()
+        reads = hub.stats.db_reads - before
+        got = [(await f).position for f in firsts]
+        for stream in streams:
+            await stream.aclose()  # type: ignore[attr-defined]
+        return reads, got
 
-    extra_1, got_1 = reads_for_one_append(1)
-    extra_20, got_20 = reads_for_one_append(12)
-    assert all(any(f.get("event") == "JobDiscovered" for f in frames) for frames in got_1 + got_20)
-    assert extra_20 <= extra_1 + 1  # a page boundary at most, never one read per client
+    reads_1, got_1 = await reads_with(1)
+    reads_200, got_200 = await reads_with(200)
+    assert reads_1 == reads_200 == 1
+    assert len(set(got_200)) == 1 and got_200[0] > got_1[0]
 
 
 @pytest.mark.asyncio
