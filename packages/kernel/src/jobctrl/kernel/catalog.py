@@ -110,7 +110,13 @@ REFERENCE_EVENT_NAMES: tuple[str, ...] = (
 )
 
 # Names JobCtrl adds after the reference entries, in the order they were added.  Append only.
-APPENDED_EVENT_NAMES: tuple[str, ...] = ()
+APPENDED_EVENT_NAMES: tuple[str, ...] = (
+    "DiscoveryRunProgressRecorded",
+    "DiscoveryExecutionMemberLinked",
+    "DiscoveryExecutionMemberPromoted",
+    "DiscoveryExecutionWorkPlanRecorded",
+    "DiscoveryExecutionMembershipClosed",
+)
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES
 
