@@ -11,22 +11,51 @@ from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.discovery.adapters.base import ObservedPosting
 from jobctrl.discovery.adapters.lever import fetch_lever
-from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
-from jobctrl.discovery.events import JobDiscovered
+from jobctrl.discovery.commands.run_discovery import run_discovery
+from jobctrl.discovery.events import (
+    DiscoveryRunCompleted,
+    DiscoveryRunFailed,
+    DiscoveryRunProgressRecorded,
+    DuplicateJobLinked,
+    JobDiscovered,
+    JobSourceObserved,
+)
 from jobctrl.discovery.sample_board import Route, SampleJobBoard
 from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.politeness import ATS_POLICY, CrawlPolicy, PolitenessGateway, RequestBudget, UserAgent
 
 scenarios("discovery/discovery_runs.feature")
+
+ANSWERS = {
+    "malformed": Route(200, b'{"jobs": [{"id": 1, "title": "Eng'),
+    "empty": Route(200, b""),
+    "wrong shape": Route(200, b'{"jobs": {"id": 1}}'),
+    "huge": Route(200, b'{"jobs": [' + b'{"id": 1},' * 300_000 + b"{}]}"),
+    "slowly": Route(200, b'{"jobs": []}', delay_s=1.5),
+    "500": Route(500, b"oops"),
+    "503": Route(503, b"unavailable"),
+    "404": Route(404, b'{"error": "board not found"}'),
+}
+PATHS = {
+    "Greenhouse": "/v1/boards/{}/jobs",
+    "Lever": "/v0/postings/{}",
+    "Ashby": "/posting-api/job-board/{}",
+    "Careers": "/careers/{}",
+}
 
 
 def _local(policy: CrawlPolicy) -> CrawlPolicy:
     return policy.for_local_servers().replace(
         min_interval_s=0.0, request_timeout_s=0.5, max_body_bytes=2_000_000
     )
+
+
+def _events(store: EventStore, cls: type[DomainEvent]) -> list[Any]:
+    return [store.registry.decode(r) for r in store.read_all(limit=10_000, types=[cls.event_type])]
 
 
 @pytest.fixture
@@ -47,44 +76,47 @@ def board_running(board: SampleJobBoard) -> None:
     assert board.base_url.startswith("http://127.0.0.1")
 
 
-@given(parsers.parse('the Greenhouse board "{name}" answers {answer}'))
-def misbehaving(board: SampleJobBoard, name: str, answer: str) -> None:
-    path = f"/v1/boards/{name}/jobs"
-    route = {
-        "malformed": Route(200, b'{"jobs": [{"id": 1, "title": "Eng'),
-        "empty": Route(200, b""),
-        "wrong shape": Route(200, b'{"jobs": {"id": 1}}'),
-        "huge": Route(200, b'{"jobs": [' + b'{"id": 1},' * 300_000 + b"{}]}"),
-        "slowly": Route(200, b'{"jobs": []}', delay_s=1.5),
-        "503": Route(503, b"unavailable"),
-        "404": Route(404, b'{"error": "board not found"}'),
-    }[answer]
-    board.server.set_route(path, route)
+@given(parsers.parse('the {fmt} board "{name}" answers {answer}'))
+def misbehaving(board: SampleJobBoard, fmt: str, name: str, answer: str) -> None:
+    board.server.set_route(PATHS[fmt].format(name), ANSWERS[answer])
 
 
-def _run(
-    runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, run_id: str
-) -> FamilyResult:
-    async def go() -> FamilyResult:
+@given(parsers.parse("every sample source answers {answer}"))
+def all_misbehaving(board: SampleJobBoard, answer: str) -> None:
+    for source in board.sources():
+        fmt = {"greenhouse": "Greenhouse", "lever": "Lever", "ashby": "Ashby", "other": "Careers"}[
+            source.ats_kind
+        ]
+        board.server.set_route(PATHS[fmt].format(source.board), ANSWERS[answer])
+
+
+def _run(runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, run_id: str) -> None:
+    sources = board.sources()
+    families = [[s for s in sources if s.ats_kind != "other"], [s for s in sources if s.ats_kind == "other"]]
+
+    async def go() -> None:
         async with PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock) as gw:
-            return await run_source_family(
-                store, gw, board.sources(), run_id=run_id, clock=clock, policy_override=_local
-            )
+            await run_discovery(store, gw, families, run_id=run_id, clock=clock, policy_override=_local)
 
-    result: FamilyResult = runner.run(go())
-    return result
+    runner.run(go())
 
 
 @given("a discovery run crawled every sample source")
-def crawled(runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock) -> None:
+def crawled(
+    runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, ctx: dict[str, Any]
+) -> None:
     _run(runner, store, board, clock, "run-1")
+    ctx["head"] = store.head_position()
 
 
 @when("a discovery run crawls every sample source")
-def crawl(
-    runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, ctx: dict[str, Any]
-) -> None:
-    ctx["result"] = _run(runner, store, board, clock, "run-2")
+def crawl(runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock) -> None:
+    _run(runner, store, board, clock, "run-2")
+
+
+@when("the same discovery run is repeated")
+def repeat(runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock) -> None:
+    _run(runner, store, board, clock, "run-1")
 
 
 @when(parsers.parse('the Lever board "{name}" is crawled for titles "{title}" in "{location}"'))
@@ -107,16 +139,22 @@ def crawl_filtered(
     ctx["postings"] = runner.run(go())
 
 
+def _last_completed(store: EventStore) -> DiscoveryRunCompleted:
+    completed: list[DiscoveryRunCompleted] = _events(store, DiscoveryRunCompleted)
+    assert completed and not _events(store, DiscoveryRunFailed)
+    return completed[-1]
+
+
 @then(
     parsers.parse(
         "the run completed with {total:d} postings, {new:d} new jobs, {existing:d} existing, "
         "{dup:d} duplicates, {held:d} held"
     )
 )
-def run_counts(ctx: dict[str, Any], total: int, new: int, existing: int, dup: int, held: int) -> None:
-    result: FamilyResult = ctx["result"]
-    c = result.counts
-    assert not result.failed and result.error_classes == []
+def run_counts(store: EventStore, total: int, new: int, existing: int, dup: int, held: int) -> None:
+    done = _last_completed(store)
+    c = done.counts
+    assert done.error_classes == []
     assert (c.total, c.new_jobs, c.existing_jobs, c.duplicate_jobs, c.rejected_duplicates) == (
         total,
         new,
@@ -124,11 +162,30 @@ def run_counts(ctx: dict[str, Any], total: int, new: int, existing: int, dup: in
         dup,
         held,
     )
+    assert c.observed_jobs == new + existing + dup
 
 
-@then(parsers.parse("{count:d} DuplicateJobLinked events were raised"))
-def duplicate_links(store: EventStore, count: int) -> None:
-    assert len(store.read_all(limit=10_000, types=["DuplicateJobLinked"])) == count
+@then(parsers.parse('the merges were decided by "{first}" and "{second}"'))
+def merge_reasons(store: EventStore, first: str, second: str) -> None:
+    links: list[DuplicateJobLinked] = _events(store, DuplicateJobLinked)
+    assert sorted(link.reason for link in links) == sorted([first, second])
+    assert {link.confidence for link in links} == {0.95, 0.85}
+
+
+@then("the merged Northwind job keeps the observations of both of its sources")
+def observations_survive(store: EventStore) -> None:
+    links: list[DuplicateJobLinked] = _events(store, DuplicateJobLinked)
+    observations: list[JobSourceObserved] = _events(store, JobSourceObserved)
+    for link in links:
+        sources = {o.source_id for o in observations if o.job_id == link.surviving_job_id}
+        assert sources == {"greenhouse-northwind", "careers-northwind"}
+        assert link.superseded_job_or_observation_id in {o.source_observation_id for o in observations}
+
+
+@then(parsers.parse("the run progress was recorded as {expected}"))
+def progress(store: EventStore, expected: str) -> None:
+    recorded: list[DiscoveryRunProgressRecorded] = _events(store, DiscoveryRunProgressRecorded)
+    assert [f"{p.completed}/{p.total}" for p in recorded] == expected.split(", ")
 
 
 @then("no robots-disallowed page was requested")
@@ -137,19 +194,32 @@ def robots_respected(board: SampleJobBoard) -> None:
     assert board.server.requests_to("/robots.txt")
 
 
+@then("the log holds no new events")
+def no_new_events(store: EventStore, ctx: dict[str, Any]) -> None:
+    assert store.head_position() == ctx["head"]
+
+
 @then(parsers.parse('the run completed listing the error class "{code}"'))
-def error_class(ctx: dict[str, Any], code: str) -> None:
-    result: FamilyResult = ctx["result"]
-    assert not result.failed and result.error_classes == [code]
+def error_class(store: EventStore, code: str) -> None:
+    assert _last_completed(store).error_classes == [code]
+
+
+@then(parsers.parse('the run failed with the error class "{code}"'))
+def run_failed(store: EventStore, code: str) -> None:
+    failed: list[DiscoveryRunFailed] = _events(store, DiscoveryRunFailed)
+    assert [f.error_class for f in failed] == [code] and not _events(store, DiscoveryRunCompleted)
+    assert failed[0].retryable is True
 
 
 @then(parsers.parse('no job from "{employer}" was recorded'))
 def nothing_written(store: EventStore, employer: str) -> None:
-    employers = {
-        store.registry.decode(r).employer  # type: ignore[attr-defined]
-        for r in store.read_all(limit=10_000, types=[JobDiscovered.event_type])
-    }
+    employers = {e.employer for e in _events(store, JobDiscovered)}
     assert employer not in employers and len(employers) >= 5
+
+
+@then("no job was recorded")
+def no_jobs(store: EventStore) -> None:
+    assert _events(store, JobDiscovered) == [] and _events(store, JobSourceObserved) == []
 
 
 @then(parsers.parse('every posting found has "{title}" in its title and "{location}" in its location'))

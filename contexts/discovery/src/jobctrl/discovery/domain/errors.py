@@ -22,7 +22,3 @@ class WorkPlanConflict(DiscoveryRuleViolated):
 
 class InvalidSourceTransition(DiscoveryRuleViolated):
     code = "invalid_source_transition"
-
-
-class RunAlreadyFinished(DiscoveryRuleViolated):
-    code = "run_already_finished"

@@ -1,12 +1,14 @@
-"""The Job aggregate (stream ``job-<jobId>``): discovery facts about one canonical job."""
+"""The Job aggregate (stream ``job-<jobId>``): discovery facts about one canonical job.
+
+Its canonical identity lives on the identity-claim stream (see ``identity_claim``); observations,
+merges and held candidates live here, keyed by deterministic ids so a retried run records nothing twice.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from jobctrl.discovery.domain.identity import CanonicalIdentity
 from jobctrl.discovery.events import (
-    CanonicalJobIdentityResolved,
     DuplicateJobLinked,
     DuplicateJobLinkRejected,
     JobDiscovered,
@@ -22,7 +24,6 @@ class Job(Aggregate):
         super().__init__(aggregate_id)
         self.discovered = False
         self.employer = ""
-        self.identity: CanonicalIdentity | None = None
         self.observation_ids: set[str] = set()
         self.duplicate_link_ids: set[str] = set()
 
@@ -33,7 +34,6 @@ class Job(Aggregate):
         source: str,
         employer: str,
         metadata: dict[str, Any],
-        identity: CanonicalIdentity,
         at: str,
     ) -> None:
         if self.discovered:
@@ -46,15 +46,6 @@ class Job(Aggregate):
                 employer=employer,
                 metadata=metadata,
                 discovered_at=at,
-            )
-        )
-        self._record(
-            CanonicalJobIdentityResolved(
-                job_id=self.id,
-                canonical_url=identity.canonical_url,
-                ats_kind=identity.ats_kind,
-                source_native_id=identity.source_native_id,
-                confidence=identity.confidence,
             )
         )
 
@@ -109,12 +100,6 @@ class Job(Aggregate):
     def _discovered(self, event: JobDiscovered) -> None:
         self.discovered = True
         self.employer = event.employer
-
-    @applies(CanonicalJobIdentityResolved)
-    def _identity(self, event: CanonicalJobIdentityResolved) -> None:
-        self.identity = CanonicalIdentity(
-            event.canonical_url, event.ats_kind, event.source_native_id, event.confidence
-        )
 
     @applies(JobSourceObserved)
     def _observed(self, event: JobSourceObserved) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from jobctrl.discovery.domain.errors import RunAlreadyFinished
 from jobctrl.discovery.domain.progress import RunProgress
 from jobctrl.discovery.events import (
     DiscoveryRunCompleted,
@@ -46,17 +45,19 @@ class DiscoveryRun(Aggregate):
         )
         return True
 
-    def complete(self, *, counts: DiscoveryRunCounts, error_classes: list[str], at: str) -> None:
+    # The first terminal result wins: a duplicate or late terminal report records nothing.
+    def complete(self, *, counts: DiscoveryRunCounts, error_classes: list[str], at: str) -> bool:
         if self.finished:
-            raise RunAlreadyFinished(self.id)
+            return False
         classes = sorted({bounded_code(c) for c in error_classes})[:MAX_ERROR_CLASSES]
         self._record(
             DiscoveryRunCompleted(run_id=self.id, counts=counts, error_classes=classes, completed_at=at)
         )
+        return True
 
-    def fail(self, *, source_id: str, error_class: str, retryable: bool, at: str) -> None:
+    def fail(self, *, source_id: str, error_class: str, retryable: bool, at: str) -> bool:
         if self.finished:
-            raise RunAlreadyFinished(self.id)
+            return False
         self._record(
             DiscoveryRunFailed(
                 run_id=self.id,
@@ -66,6 +67,7 @@ class DiscoveryRun(Aggregate):
                 failed_at=at,
             )
         )
+        return True
 
     @applies(DiscoveryRunStarted)
     def _started(self, event: DiscoveryRunStarted) -> None:
