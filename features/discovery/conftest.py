@@ -8,9 +8,13 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import pytest
+from pytest_bdd import given
 
+from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.server import LocalHttpServer
+from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.store import Database, EventStore
 
 T = TypeVar("T")
 
@@ -50,3 +54,26 @@ def site() -> Iterator[LocalHttpServer]:
 @pytest.fixture
 def ctx() -> dict[str, Any]:
     return {}
+
+
+@pytest.fixture
+def store(database: Database) -> EventStore:
+    s = EventStore(database, registry())
+    s.create_schema()
+    return s
+
+
+@pytest.fixture
+def board() -> Iterator[SampleJobBoard]:
+    with SampleJobBoard() as b:
+        yield b
+
+
+@given("the sample job board is running")
+def board_running(board: SampleJobBoard) -> None:
+    assert board.base_url.startswith("http://127.0.0.1")
+
+
+@given("an empty job log")
+def empty_log(store: EventStore) -> None:
+    assert store.head_position() == 0

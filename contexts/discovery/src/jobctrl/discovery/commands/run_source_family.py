@@ -16,6 +16,7 @@ from jobctrl.discovery.adapters.registry import adapter_for
 from jobctrl.discovery.commands.load_catalog import load_catalog
 from jobctrl.discovery.commands.record_observation import record_observation
 from jobctrl.discovery.domain.dedupe import Verdict
+from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError
@@ -37,6 +38,8 @@ class FamilyResult:
     failures: list[SourceFailure] = field(default_factory=list)
     job_ids: list[str] = field(default_factory=list)
     failed: bool = False
+    # Per source, for the source-health recommendations (duplicates = merged or held postings).
+    source_outcomes: dict[str, SourceRunOutcome] = field(default_factory=dict)
 
     @property
     def error_classes(self) -> list[str]:
@@ -83,7 +86,7 @@ async def run_source_family(
     workflow_id: str | None = None,
 ) -> FamilyResult:
     budgets: dict[str, RequestBudget] = {}  # one budget per policy for this run
-    fetched: list[list[ObservedPosting]] = []
+    fetched: list[tuple[str, list[ObservedPosting]]] = []
     failures: list[SourceFailure] = []
     for source in sources:
         fetch, policy = adapter_for(source.ats_kind)
@@ -91,20 +94,24 @@ async def run_source_family(
             policy = policy_override(policy)
         budget = budgets.setdefault(policy.name, RequestBudget.for_policy(policy))
         try:
-            fetched.append(await fetch(gateway, source, policy, budget))
+            fetched.append((source.source_id, await fetch(gateway, source, policy, budget)))
         except JobCtrlError as exc:
             failures.append(SourceFailure(source.source_id, exc.code, exc.retryable))
 
     catalog = load_catalog(store)
     tally = _Tally()
     job_ids: list[str] = []
-    for postings in fetched:
+    outcomes = {f.source_id: SourceRunOutcome(succeeded=False) for f in failures}
+    for source_id, postings in fetched:
+        duplicates = 0
         for posting in postings:
             outcome = record_observation(
                 store, catalog, posting, run_id=run_id, clock=clock, new_id=new_id, workflow_id=workflow_id
             )
             tally.add(outcome.verdict)
+            duplicates += outcome.verdict in (Verdict.CONTENT_DUPLICATE, Verdict.HELD)
             if outcome.verdict is not Verdict.HELD and outcome.job_id not in job_ids:
                 job_ids.append(outcome.job_id)
+        outcomes[source_id] = SourceRunOutcome(True, len(postings), duplicates)
     failed = bool(sources) and len(failures) == len(sources)
-    return FamilyResult(tally.counts(), failures, job_ids, failed)
+    return FamilyResult(tally.counts(), failures, job_ids, failed, outcomes)
