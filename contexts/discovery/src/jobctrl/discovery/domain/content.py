@@ -16,7 +16,7 @@ SHINGLE_JACCARD_THRESHOLD = 0.83
 
 _TAGS = re.compile(r"<[^>]+>")
 _NON_WORD = re.compile(r"[^\w]+")
-_PLACEHOLDER_EMPLOYERS = frozenset(
+_PLACEHOLDER_NAMES = frozenset(
     {
         "",
         "unknown",
@@ -45,8 +45,13 @@ def normalized(text: str) -> str:
     return " ".join(tokens(text))
 
 
+# Compared after the same normalization as the candidate ("N/A" and "n/a" both become "n a").
+_PLACEHOLDER_EMPLOYERS = frozenset(normalized(name) for name in _PLACEHOLDER_NAMES)
+
+
 def is_genuine_employer(name: str) -> bool:
-    return normalized(name) not in _PLACEHOLDER_EMPLOYERS and len(normalized(name)) >= 2
+    key = normalized(name)
+    return key not in _PLACEHOLDER_EMPLOYERS and len(key) >= 2
 
 
 def content_fingerprint(title: str, company: str, description: str) -> str:
