@@ -49,3 +49,14 @@ Feature: Discovery rules
       | fail,fail,fail,fail,fail,fail | disabled for consecutive_failures |
       | ok,ok,fail,ok       | nothing                                 |
       | dup,dup,dup         | quarantined for high_duplicate_rate     |
+
+  Scenario Outline: description shingles match only long descriptions of the same employer
+    Given a known job "Data Engineer" at "Acme" with a <length> description
+    When a posting "Data Engineer (Remote)" at "<employer>" with the description lightly edited is observed
+    Then the verdict is <verdict>
+
+    Examples:
+      | length | employer | verdict           |
+      | long   | Acme     | content_duplicate |
+      | short  | Acme     | new               |
+      | long   | Globex   | new               |

@@ -34,3 +34,10 @@ Feature: Source registry
     And an active source "greenhouse-globex"
     And the Greenhouse board "globex" answers 503 three runs in a row
     Then a SourceStateChanged event moved "greenhouse-globex" from active to quarantined for "consecutive_failures"
+
+  Scenario: runs crawl only active and experimental sources
+    Given the sample job board is running
+    And every sample source is registered as active
+    And an operator moved "greenhouse-globex" to quarantined
+    And an operator moved "lever-initech" to disabled
+    Then the runnable sample sources are all but "greenhouse-globex" and "lever-initech"

@@ -49,14 +49,35 @@ def confidence_and_verdict(ctx: dict[str, Any], confidence: float, verdict: str)
 
 
 @given(
-    parsers.parse('a known job "{title}" at "{employer}" with a long description'), target_fixture="catalog"
+    parsers.parse('a known job "{title}" at "{employer}" with a {length} description'),
+    target_fixture="catalog",
 )
-def known_content(title: str, employer: str, ctx: dict[str, Any]) -> JobCatalog:
+def known_sized(title: str, employer: str, length: str, ctx: dict[str, Any]) -> JobCatalog:
+    text = LONG if length == "long" else " ".join(LONG.split()[:70])
     catalog = JobCatalog()
-    fp = content_fingerprint(title, employer, LONG)
-    catalog.add(KnownJob("job-1", "https://a.example/1", None, employer, fp, shingles(LONG)))
+    catalog.add(
+        KnownJob(
+            "job-1",
+            "https://a.example/1",
+            None,
+            employer,
+            content_fingerprint(title, employer, text),
+            shingles(text),
+        )
+    )
+    ctx["text"] = text
     ctx["content"] = (title, employer)
     return catalog
+
+
+@when(parsers.parse('a posting "{title}" at "{employer}" with the description lightly edited is observed'))
+def edited_posting(catalog: JobCatalog, ctx: dict[str, Any], title: str, employer: str) -> None:
+    words = ctx["text"].split()
+    edited = " ".join([*words[:-3], "and", "more", "benefits"])
+    identity = resolve_identity(
+        posting_url="https://b.example/9", canonical_url=None, native_id=None, ats_kind="other"
+    )
+    ctx["decision"] = decide(Candidate(identity, title, employer, edited), catalog)
 
 
 @when("the same posting from another source is observed")
@@ -65,7 +86,7 @@ def same_content(catalog: JobCatalog, ctx: dict[str, Any]) -> None:
     identity = resolve_identity(
         posting_url="https://b.example/9", canonical_url=None, native_id=None, ats_kind="other"
     )
-    ctx["decision"] = decide(Candidate(identity, title, employer, LONG), catalog)
+    ctx["decision"] = decide(Candidate(identity, title, employer, ctx["text"]), catalog)
 
 
 @then(parsers.parse("the verdict is {verdict}"))

@@ -10,7 +10,9 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from jobctrl.discovery.commands.apply_source_recommendation import apply_source_recommendation
 from jobctrl.discovery.commands.change_source_state import change_source_state
 from jobctrl.discovery.commands.register_source import register_source
+from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.commands.run_source_family import run_source_family
+from jobctrl.discovery.commands.select_runnable_sources import select_runnable_sources
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.events import SourceRegistryEntryCreated, SourceStateChanged
 from jobctrl.discovery.sample_board import SampleJobBoard
@@ -128,3 +130,24 @@ def operator_reactivates(store: EventStore, clock: FixedClock, source_id: str) -
     assert change_source_state(store, source_id=source_id, to="active", reason="operator", clock=clock)
     changes: list[SourceStateChanged] = _decoded(store, "SourceStateChanged")
     assert [(c.from_state, c.to_state) for c in changes] == [("active", "disabled"), ("disabled", "active")]
+
+
+@given("every sample source is registered as active")
+def register_all(store: EventStore, board: SampleJobBoard, clock: FixedClock) -> None:
+    sources = board.sources()
+    assert register_sources(store, sources, clock=clock) == len(sources)
+    assert register_sources(store, sources, clock=clock) == 0
+    kinds = {e.kind for e in _decoded(store, "SourceRegistryEntryCreated")}
+    assert kinds == {"ats_api", "employer_careers_page"}
+
+
+@given(parsers.parse('an operator moved "{source_id}" to {state}'))
+def operator_moved(store: EventStore, clock: FixedClock, source_id: str, state: Any) -> None:
+    assert change_source_state(store, source_id=source_id, to=state, reason="operator", clock=clock)
+
+
+@then(parsers.parse('the runnable sample sources are all but "{first}" and "{second}"'))
+def runnable(store: EventStore, board: SampleJobBoard, first: str, second: str) -> None:
+    everything = board.sources()
+    chosen = {s.source_id for s in select_runnable_sources(store, everything)}
+    assert chosen == {s.source_id for s in everything} - {first, second}
