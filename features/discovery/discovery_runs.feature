@@ -56,3 +56,15 @@ Feature: Discovery runs over the sample job board
     Given the sample job board is running
     When the Lever board "initech" is crawled for titles "Engineer" in "London"
     Then every posting found has "Engineer" in its title and "London" in its location
+
+  Scenario Outline: career-page detail pages that are gone are skipped, other failures fail the source
+    Given the sample job board is running
+    And the first detail page of the "acme" career page answers <answer>
+    When a discovery run crawls the boards "acme" and "initech"
+    Then the "careers-acme" source yielded <count> postings and the error classes are "<codes>"
+
+    Examples:
+      | answer | count | codes             |
+      | 404    | 5     | none              |
+      | 410    | 5     | none              |
+      | 500    | 0     | transient_network |

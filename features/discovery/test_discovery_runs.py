@@ -19,9 +19,9 @@ from jobctrl.discovery.events import (
     JobDiscovered,
     JobSourceObserved,
 )
-from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.discovery.sample_board import Route, SampleJobBoard
 from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, LISTING_PATHS, quick_local_policy
-from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX
+from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX, SAMPLE_POSTINGS
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.store import EventStore
@@ -49,6 +49,12 @@ def _events(store: EventStore, cls: type[DomainEvent]) -> list[Any]:
 @given(parsers.parse('the {fmt} board "{name}" answers {answer}'))
 def misbehaving(board: SampleJobBoard, fmt: str, name: str, answer: str) -> None:
     board.server.set_route(LISTING_PATHS[FORMATS[fmt]].format(name), BAD_ANSWERS[answer])
+
+
+@given(parsers.parse('the first detail page of the "{board_name}" career page answers {status:d}'))
+def detail_gone(board: SampleJobBoard, board_name: str, status: int) -> None:
+    [first] = [p for p in SAMPLE_POSTINGS if p.format == "other" and p.board == board_name][:1]
+    board.server.set_route(f"/careers/{board_name}/jobs/{first.slug}", Route(status, b"gone", "text/html"))
 
 
 @given(parsers.parse("every sample source answers {answer}"))
@@ -180,6 +186,15 @@ def robots_respected(board: SampleJobBoard) -> None:
 @then("the log holds no new events")
 def no_new_events(store: EventStore, ctx: dict[str, Any]) -> None:
     assert store.head_position() == ctx["head"]
+
+
+@then(
+    parsers.parse('the "{source_id}" source yielded {count:d} postings and the error classes are "{codes}"')
+)
+def source_yield(store: EventStore, source_id: str, count: int, codes: str) -> None:
+    observed = [o for o in _events(store, JobSourceObserved) if o.source_id == source_id]
+    assert len(observed) == count
+    assert _last_completed(store).error_classes == [c for c in codes.split(",") if c != "none"]
 
 
 @then(parsers.parse('the run completed listing the error class "{code}"'))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from jobctrl.discovery.adapters.base import ObservedPosting
 from jobctrl.discovery.commands.record_observation import record_observation
 from jobctrl.discovery.domain.content import content_fingerprint, is_genuine_employer, jaccard, shingles
@@ -54,6 +56,7 @@ def _posting(source: str, native: str) -> ObservedPosting:
     )
 
 
+@pytest.mark.both_databases
 def test_a_writer_with_a_stale_catalog_cannot_create_the_same_job_twice(database: Database) -> None:
     store = EventStore(database, registry())
     store.create_schema()
@@ -67,6 +70,7 @@ def test_a_writer_with_a_stale_catalog_cannot_create_the_same_job_twice(database
     assert len(store.read_all(types=["JobSourceObserved"])) == 2
 
 
+@pytest.mark.both_databases
 def test_a_low_confidence_match_is_held_without_an_observation(database: Database) -> None:
     store = EventStore(database, registry())
     store.create_schema()

@@ -6,6 +6,7 @@ import gzip
 import ipaddress
 import socket
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 
@@ -25,6 +26,7 @@ from jobctrl.politeness import (
     UserAgent,
     policy_named,
 )
+from jobctrl.politeness import gateway as gateway_module
 from jobctrl.politeness.destinations import address_is_safe, check_destination
 from jobctrl.politeness.robots import ROBOTS_FETCH_TIMEOUT_S, outcome_for_status
 
@@ -180,3 +182,19 @@ async def test_pacing_reserves_start_times_interval_apart() -> None:
         await gw._pace(slot, ENRICHMENT_POLICY)
     await gw.aclose()
     assert waits == [2.0, 4.0]  # the first starts now, the next two 2 s and 4 s later
+
+
+@pytest.mark.asyncio
+async def test_per_origin_state_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gateway_module, "MAX_TRACKED_ORIGINS", 3)
+    clock = FixedClock()
+    gw = PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock)
+    # Unsafe origins are judged without any network traffic, so this is fast and offline.
+    for n in range(10):
+        await gw.robots_verdict(f"http://10.0.0.{n}/", ENRICHMENT_POLICY)
+        clock.advance(timedelta(minutes=6))  # the previous fail-closed verdicts have expired
+    assert len(gw._robots) <= 3
+    for n in range(10):
+        gw._slot(ATS_POLICY, f"host-{n}.example")
+    assert len(gw._slots) <= 4
+    await gw.aclose()

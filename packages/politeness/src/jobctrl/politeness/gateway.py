@@ -45,6 +45,9 @@ from jobctrl.politeness.user_agent import UserAgent
 log = logging.getLogger(__name__)
 
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
+# Per-origin state grows with the hosts crawled; past this many origins, expired robots entries and
+# idle host slots are dropped (a crawl touching more live hosts than this just refetches robots.txt).
+MAX_TRACKED_ORIGINS = 4096
 
 
 def origin_of(url: str) -> str:
@@ -127,6 +130,7 @@ class PolitenessGateway:
             if cached is not None and self._clock.now() < cached.expires_at:
                 return cached
             rules = await self._fetch_robots(origin, allow_loopback=allow_loopback)
+            self._prune()
             if rules.outcome is RobotsOutcome.UNREACHABLE:
                 log.warning("robots.txt of %s unreachable; allowing for %s", origin, rules.outcome.ttl)
             self._robots[origin] = rules
@@ -234,8 +238,30 @@ class PolitenessGateway:
         key = (policy.name, host)
         slot = self._slots.get(key)
         if slot is None:
+            if len(self._slots) >= MAX_TRACKED_ORIGINS:
+                now = self._monotonic()
+                # Only slots nobody holds and whose pacing window has passed can be forgotten safely.
+                idle = [
+                    k
+                    for k, s in self._slots.items()
+                    if not s.semaphore.locked() and not s.pacing.locked() and s.next_start <= now
+                ]
+                for k in idle:
+                    del self._slots[k]
             slot = self._slots[key] = _HostSlot(asyncio.Semaphore(policy.max_concurrency))
         return slot
+
+    def _prune(self) -> None:
+        if len(self._robots) <= MAX_TRACKED_ORIGINS:
+            return
+        now = self._clock.now()
+        for origin in [o for o, rules in self._robots.items() if rules.expires_at <= now]:
+            del self._robots[origin]
+            lock = self._robots_locks.get(origin)
+            if lock is not None and not lock.locked():
+                del self._robots_locks[origin]
+        while len(self._robots) > MAX_TRACKED_ORIGINS:  # all still fresh: drop the oldest
+            del self._robots[next(iter(self._robots))]
 
     def _headers(self) -> dict[str, str]:
         return {"User-Agent": self.user_agent.header()}

@@ -2,8 +2,9 @@
 
 The listing page ``{base}/careers/{board}`` links to detail pages under ``/careers/{board}/jobs/``;
 each detail page carries ``<script type="application/ld+json">`` with a ``JobPosting`` (possibly inside
-an ``@graph`` or a list).  Detail pages robots.txt disallows are skipped, not fetched.  A page
-without a JobPosting is skipped; a listing that is not HTML with such links yields an empty list.
+an ``@graph`` or a list).  Detail pages robots.txt disallows are skipped, not fetched; detail pages
+that are gone (404/410) are skipped; any other failure fails the whole source.  A page without a
+JobPosting is skipped; a listing that is not HTML with such links yields an empty list.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from jobctrl.discovery.adapters.base import (
     matches_filters,
 )
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget, RobotsDisallowed
+
+_GONE = frozenset({404, 410})
 
 
 class _PageParser(HTMLParser):
@@ -128,6 +131,8 @@ async def fetch_career_page(
             page = await gateway.get(url, policy, budget)
         except RobotsDisallowed:
             continue
+        if page.status_code in _GONE:
+            continue  # a listing can lag behind a closed posting; the others are still good
         check_status(page)
         found = parse_job_posting_page(page.content.decode("utf-8", errors="replace"), url, config)
         if found is not None:

@@ -11,9 +11,11 @@ from jobctrl.discovery.events import (
     DiscoveryRunStarted,
 )
 from jobctrl.kernel.aggregate import Aggregate, applies
+from jobctrl.kernel.ids import checked_id
 from jobctrl.kernel.text import bounded_code
 
 MAX_ERROR_CLASSES = 20
+MAX_SOURCE_IDS = 1000
 
 
 class DiscoveryRun(Aggregate):
@@ -30,7 +32,10 @@ class DiscoveryRun(Aggregate):
             return
         self._record(
             DiscoveryRunStarted(
-                run_id=self.id, source_ids=source_ids, profile_snapshot_id=profile_snapshot_id, started_at=at
+                run_id=self.id,
+                source_ids=[checked_id(s) for s in source_ids[:MAX_SOURCE_IDS]],
+                profile_snapshot_id=profile_snapshot_id,
+                started_at=at,
             )
         )
 
