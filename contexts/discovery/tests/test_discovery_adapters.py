@@ -11,6 +11,7 @@ from jobctrl.discovery.adapters.base import MalformedSourceResponse, SourceConfi
 from jobctrl.discovery.adapters.greenhouse import parse_greenhouse
 from jobctrl.discovery.adapters.jsonld import parse_job_posting_page
 from jobctrl.discovery.adapters.lever import parse_lever
+from jobctrl.kernel.errors import ConfigurationError
 
 GREENHOUSE = {
     "jobs": [
@@ -178,3 +179,14 @@ def test_json_ld_in_a_graph_is_found_and_broken_blocks_are_skipped() -> None:
 
 def test_a_page_without_a_job_posting_yields_nothing() -> None:
     assert parse_job_posting_page("<html><body>Hello</body></html>", "http://x/y", _config("other")) is None
+
+
+def test_public_boards_default_to_the_vendor_apis() -> None:
+    config = SourceConfig.public_board("lever", "initech", "Initech", title_filters=("engineer",))
+    assert (config.source_id, config.base_url, config.title_filters) == (
+        "lever-initech",
+        "https://api.lever.co",
+        ("engineer",),
+    )
+    with pytest.raises(ConfigurationError):
+        SourceConfig.public_board("other", "acme", "Acme")

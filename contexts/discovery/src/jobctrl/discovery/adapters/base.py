@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 from jobctrl.discovery.events import AtsKind
-from jobctrl.kernel.errors import SourceUnavailableError, TransientNetworkError
+from jobctrl.kernel.errors import ConfigurationError, SourceUnavailableError, TransientNetworkError
 from jobctrl.kernel.text import bound_text
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
@@ -28,9 +28,21 @@ class MalformedSourceResponse(SourceUnavailableError):
     """The source answered, but not in its documented shape."""
 
 
+# Where the public job-board APIs live; tests and the demo point ``base_url`` at the sample board.
+DEFAULT_BASE_URLS: dict[AtsKind, str] = {
+    "greenhouse": "https://boards-api.greenhouse.io",
+    "lever": "https://api.lever.co",
+    "ashby": "https://api.ashbyhq.com",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class SourceConfig:
-    """One registered source: which board, where its API lives, whose jobs, which filters apply."""
+    """One registered source: which board, where its API lives, whose jobs, which filters apply.
+
+    For career pages (``ats_kind="other"``) ``base_url`` is the employer's site and ``board`` the
+    path segment under ``/careers/``.
+    """
 
     source_id: str
     ats_kind: AtsKind
@@ -39,6 +51,29 @@ class SourceConfig:
     base_url: str
     title_filters: tuple[str, ...] = ()
     location_filters: tuple[str, ...] = ()
+
+    @classmethod
+    def public_board(
+        cls,
+        ats_kind: AtsKind,
+        board: str,
+        employer: str,
+        *,
+        title_filters: tuple[str, ...] = (),
+        location_filters: tuple[str, ...] = (),
+    ) -> SourceConfig:
+        """A Greenhouse, Lever or Ashby board at the vendor's public API."""
+        if ats_kind not in DEFAULT_BASE_URLS:
+            raise ConfigurationError(f"{ats_kind!r} has no public job-board API")
+        return cls(
+            f"{ats_kind}-{board}",
+            ats_kind,
+            board,
+            employer,
+            DEFAULT_BASE_URLS[ats_kind],
+            title_filters,
+            location_filters,
+        )
 
 
 @dataclass(frozen=True, slots=True)
