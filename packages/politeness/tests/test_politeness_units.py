@@ -198,3 +198,13 @@ async def test_per_origin_state_is_bounded(monkeypatch: pytest.MonkeyPatch) -> N
         gw._slot(ATS_POLICY, f"host-{n}.example")
     assert len(gw._slots) <= 4
     await gw.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_loopback_verdict_does_not_leak_between_policies(site: LocalHttpServer) -> None:
+    site.set_route("/robots.txt", Route(404))
+    async with _gateway() as gw:
+        refused = await gw.robots_verdict(site.base_url + "/jobs", ENRICHMENT_POLICY)
+        allowed = await gw.robots_verdict(site.base_url + "/jobs", LOCAL)
+    assert (refused.allowed, refused.outcome) == (False, RobotsOutcome.UNSAFE_DESTINATION)
+    assert (allowed.allowed, allowed.outcome) == (True, RobotsOutcome.NOT_FOUND)

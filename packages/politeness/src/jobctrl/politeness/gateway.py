@@ -90,8 +90,10 @@ class PolitenessGateway:
         self._clock = clock or SystemClock()
         self._monotonic = monotonic
         self._sleep = sleep
-        self._robots: dict[str, RobotsRules] = {}
-        self._robots_locks: dict[str, asyncio.Lock] = {}
+        # Keyed by (origin, allow_loopback): a loopback origin judged unsafe under one policy must
+        # not answer for a policy that is allowed to reach it, and vice versa.
+        self._robots: dict[tuple[str, bool], RobotsRules] = {}
+        self._robots_locks: dict[tuple[str, bool], asyncio.Lock] = {}
         self._slots: dict[tuple[str, str], _HostSlot] = {}
 
     async def __aenter__(self) -> PolitenessGateway:
@@ -121,19 +123,22 @@ class PolitenessGateway:
 
     def forget_robots(self, url: str) -> None:
         """Drop the cached verdict for the URL's origin (the next request fetches robots.txt again)."""
-        self._robots.pop(origin_of(url), None)
+        origin = origin_of(url)
+        for allow_loopback in (False, True):
+            self._robots.pop((origin, allow_loopback), None)
 
     async def _rules_for(self, origin: str, *, allow_loopback: bool) -> RobotsRules:
-        lock = self._robots_locks.setdefault(origin, asyncio.Lock())
+        key = (origin, allow_loopback)
+        lock = self._robots_locks.setdefault(key, asyncio.Lock())
         async with lock:  # one fetch per origin even when many requests arrive together
-            cached = self._robots.get(origin)
+            cached = self._robots.get(key)
             if cached is not None and self._clock.now() < cached.expires_at:
                 return cached
             rules = await self._fetch_robots(origin, allow_loopback=allow_loopback)
             self._prune()
             if rules.outcome is RobotsOutcome.UNREACHABLE:
                 log.warning("robots.txt of %s unreachable; allowing for %s", origin, rules.outcome.ttl)
-            self._robots[origin] = rules
+            self._robots[key] = rules
             return rules
 
     async def _fetch_robots(self, origin: str, *, allow_loopback: bool) -> RobotsRules:
@@ -255,11 +260,11 @@ class PolitenessGateway:
         if len(self._robots) <= MAX_TRACKED_ORIGINS:
             return
         now = self._clock.now()
-        for origin in [o for o, rules in self._robots.items() if rules.expires_at <= now]:
-            del self._robots[origin]
-            lock = self._robots_locks.get(origin)
+        for key in [k for k, rules in self._robots.items() if rules.expires_at <= now]:
+            del self._robots[key]
+            lock = self._robots_locks.get(key)
             if lock is not None and not lock.locked():
-                del self._robots_locks[origin]
+                del self._robots_locks[key]
         while len(self._robots) > MAX_TRACKED_ORIGINS:  # all still fresh: drop the oldest
             del self._robots[next(iter(self._robots))]
 
