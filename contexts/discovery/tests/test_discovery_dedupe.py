@@ -10,6 +10,7 @@ from jobctrl.discovery.adapters.base import ObservedPosting
 from jobctrl.discovery.commands.record_observation import record_observation
 from jobctrl.discovery.domain.content import content_fingerprint, is_genuine_employer, jaccard, shingles
 from jobctrl.discovery.domain.dedupe import JobCatalog, Verdict
+from jobctrl.discovery.domain.identity import resolve_identity
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
@@ -85,3 +86,23 @@ def test_a_low_confidence_match_is_held_without_an_observation(database: Databas
     [rejected] = [store.registry.decode(r) for r in store.read_all(types=["DuplicateJobLinkRejected"])]
     assert rejected.job_id == held.job_id and rejected.reason == "identity_below_threshold"  # type: ignore[attr-defined]
     assert len(store.read_all(types=["JobSourceObserved"])) == 1
+
+
+def test_site_local_native_ids_include_the_host() -> None:
+    a = resolve_identity(
+        posting_url="https://a.example/j/1",
+        canonical_url="https://a.example/j/1",
+        native_id="1",
+        ats_kind="other",
+    )
+    b = resolve_identity(
+        posting_url="https://b.example/j/1",
+        canonical_url="https://b.example/j/1",
+        native_id="1",
+        ats_kind="other",
+    )
+    g = resolve_identity(
+        posting_url="https://x/1", canonical_url="https://x/1", native_id="1", ats_kind="greenhouse"
+    )
+    assert a.native_key != b.native_key
+    assert g.native_key == ("greenhouse", "1")

@@ -10,10 +10,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from jobctrl.discovery.domain.urls import normalize_url
 from jobctrl.discovery.events import AtsKind
 
+GLOBAL_ID_KINDS = frozenset({"greenhouse", "lever", "ashby"})
 AUTO_MERGE_THRESHOLD = 0.75
 CONFIDENCE_URL_AND_NATIVE_ID = 0.9
 CONFIDENCE_URL_ONLY = 0.6
@@ -35,7 +37,13 @@ class CanonicalIdentity:
 
     @property
     def native_key(self) -> tuple[str, str] | None:
-        return (self.ats_kind, self.source_native_id) if self.source_native_id else None
+        """Greenhouse, Lever and Ashby ids are unique per vendor; other ids (career-page
+        identifiers, Workday requisitions) only within their site, so the host is part of the key."""
+        if not self.source_native_id:
+            return None
+        if self.ats_kind in GLOBAL_ID_KINDS:
+            return (self.ats_kind, self.source_native_id)
+        return (self.ats_kind, f"{urlsplit(self.canonical_url).netloc}|{self.source_native_id}")
 
 
 def resolve_identity(
