@@ -68,3 +68,9 @@ Feature: Discovery runs over the sample job board
       | 404    | 5     | none              |
       | 410    | 5     | none              |
       | 500    | 0     | transient_network |
+
+  Scenario: families crawled in parallel dedupe against each other
+    Given the sample job board is running
+    When a discovery run crawls every sample source as 4 families, 4 at a time
+    Then the run completed with 57 postings, 55 new jobs, 0 existing, 2 duplicates, 0 held
+    And the run progress was recorded as 0/6, 1/6, 2/6, 3/6, 4/6

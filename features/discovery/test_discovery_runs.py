@@ -103,6 +103,29 @@ def crawl_two(
     _run(runner, store, board, clock, "run-2", only={first, second})
 
 
+@when(parsers.parse("a discovery run crawls every sample source as 4 families, {parallel:d} at a time"))
+def crawl_parallel(
+    runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, parallel: int
+) -> None:
+    sources = board.sources()
+    kinds: list[AtsKind] = ["greenhouse", "lever", "ashby", "other"]
+    families = [[s for s in sources if s.ats_kind == kind] for kind in kinds]
+
+    async def go() -> None:
+        async with PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock) as gw:
+            await run_discovery(
+                store,
+                gw,
+                families,
+                run_id="run-p",
+                clock=clock,
+                policy_override=quick_local_policy,
+                max_parallel_families=parallel,
+            )
+
+    runner.run(go())
+
+
 @when("the same discovery run is repeated")
 def repeat(runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock) -> None:
     _run(runner, store, board, clock, "run-1")

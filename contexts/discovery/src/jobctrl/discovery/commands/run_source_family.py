@@ -15,7 +15,7 @@ from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig
 from jobctrl.discovery.adapters.registry import adapter_for
 from jobctrl.discovery.commands.load_catalog import load_catalog
 from jobctrl.discovery.commands.record_observation import record_observation
-from jobctrl.discovery.domain.dedupe import Verdict
+from jobctrl.discovery.domain.dedupe import JobCatalog, Verdict
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.clock import Clock
@@ -84,7 +84,11 @@ async def run_source_family(
     policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
     new_id: Callable[[], str] = new_job_id,
     workflow_id: str | None = None,
+    catalog: JobCatalog | None = None,
 ) -> FamilyResult:
+    """Fetch every source, then record the postings.  Pass ``catalog`` to share one dedupe view
+    between families running concurrently in this process (recording is synchronous, so no two
+    families interleave between a dedupe decision and its write)."""
     budgets: dict[str, RequestBudget] = {}  # one budget per policy for this run
     fetched: list[tuple[str, list[ObservedPosting]]] = []
     failures: list[SourceFailure] = []
@@ -98,7 +102,8 @@ async def run_source_family(
         except JobCtrlError as exc:
             failures.append(SourceFailure(source.source_id, exc.code, exc.retryable))
 
-    catalog = load_catalog(store)
+    if catalog is None:
+        catalog = load_catalog(store)
     tally = _Tally()
     job_ids: list[str] = []
     outcomes = {f.source_id: SourceRunOutcome(succeeded=False) for f in failures}
