@@ -908,6 +908,48 @@ export interface RepeatApplicationOverrideGrantedPayload {
   grantedAt: string;
 }
 
+export interface DiscoveryRunProgressRecordedPayload {
+  runId: string;
+  completed: number;
+  total: number;
+  recordedAt: string;
+}
+
+export interface DiscoveryExecutionMemberLinkedPayload {
+  execution: DiscoveryExecutionRefPayload;
+  jobId: string;
+  cohort: "existing_backlog" | "observed_this_run";
+  linkedAt: string;
+}
+
+export interface DiscoveryExecutionMemberPromotedPayload {
+  execution: DiscoveryExecutionRefPayload;
+  jobId: string;
+  promotedAt: string;
+}
+
+export interface DiscoveryExecutionWorkPlanRecordedPayload {
+  execution: DiscoveryExecutionRefPayload;
+  jobId: string;
+  state: "failed" | "not_eligible" | "pending" | "planned";
+  requiredSteps: Array<string>;
+  childWorkflowId: string | null;
+  reasonCode: string | null;
+  recordedAt: string;
+}
+
+export interface DiscoveryExecutionMembershipClosedPayload {
+  execution: DiscoveryExecutionRefPayload;
+  memberCount: number;
+  closedAt: string;
+}
+
+export type DiscoveryExecutionRefPayload = {
+  tenantId: string;
+  workflowId: string;
+  temporalRunId: string;
+};
+
 export type DiscoveryRunCounts = {
   total: number;
   newJobs: number;
@@ -940,7 +982,7 @@ export type StepDetail = {
   itemCount: number | null;
 };
 
-export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced", "ScoringPolicyUpdated", "ApplySubmissionBlocked", "ApplicationIdentityClaimed", "RepeatApplicationOverrideGranted"];
+export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced", "ScoringPolicyUpdated", "ApplySubmissionBlocked", "ApplicationIdentityClaimed", "RepeatApplicationOverrideGranted", "DiscoveryRunProgressRecorded", "DiscoveryExecutionMemberLinked", "DiscoveryExecutionMemberPromoted", "DiscoveryExecutionWorkPlanRecorded", "DiscoveryExecutionMembershipClosed"];
 export type JobCtrlEventType = (typeof JOBCTRL_EVENT_TYPES)[number];
 export interface JobCtrlPayloads {
   JobDiscovered: JobDiscoveredPayload;
@@ -1055,6 +1097,11 @@ export interface JobCtrlPayloads {
   ApplySubmissionBlocked: ApplySubmissionBlockedPayload;
   ApplicationIdentityClaimed: ApplicationIdentityClaimedPayload;
   RepeatApplicationOverrideGranted: RepeatApplicationOverrideGrantedPayload;
+  DiscoveryRunProgressRecorded: DiscoveryRunProgressRecordedPayload;
+  DiscoveryExecutionMemberLinked: DiscoveryExecutionMemberLinkedPayload;
+  DiscoveryExecutionMemberPromoted: DiscoveryExecutionMemberPromotedPayload;
+  DiscoveryExecutionWorkPlanRecorded: DiscoveryExecutionWorkPlanRecordedPayload;
+  DiscoveryExecutionMembershipClosed: DiscoveryExecutionMembershipClosedPayload;
 }
 export interface JobCtrlEnvelope<T extends JobCtrlEventType = JobCtrlEventType> {
   eventType: T;

@@ -1,1 +1,17 @@
-"""The discovery bounded context."""
+"""The discovery bounded context.
+
+* ``events`` — published events (reference catalog plus the appended execution/progress events).
+* ``domain`` — URL normalization (``urls``), canonical identity and confidences (``identity``,
+  ``identity_claim``), content fingerprints and shingles (``content``), dedupe decisions (``dedupe``),
+  aggregates ``Job``, ``DiscoveryRun`` (+ ``progress``), ``SourceEntry`` (+ ``source_health``),
+  ``DiscoveryExecution``; typed errors (``errors``).
+* ``adapters`` — Greenhouse, Lever, Ashby JSON and JSON-LD career pages, all through the politeness
+  gateway; ``adapters.registry.adapter_for(kind)`` gives the fetcher and its default crawl policy.
+* ``commands`` — one use case per module: ``start_discovery_run``, ``run_source_family``,
+  ``report_run_progress``, ``finish_discovery_run``, ``run_discovery`` (all of them in one call),
+  ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
+  ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
+  ``record_work_plan``, ``close_execution_membership``.  Plain inputs plus an ``EventStore``, a
+  ``Clock`` and (for crawling) a ``PolitenessGateway``: callable from Temporal activities.
+* ``sample_board`` — a local job board (58 postings, four formats, robots.txt) for tests and the demo.
+"""

@@ -199,6 +199,66 @@ class SourceStateChanged(DomainEvent, frozen=True):
     changed_at: str
 
 
+# -- appended by JobCtrl (not in the reference registry) -----------------------------------------
+CohortKind = Literal["observed_this_run", "existing_backlog"]
+WorkPlanState = Literal["pending", "planned", "not_eligible", "failed"]
+
+
+class DiscoveryExecutionRefPayload(msgspec.Struct, frozen=True, rename="camel"):
+    """The immutable identity of one Discover execution (tenant, workflow id, Temporal run id)."""
+
+    tenant_id: str
+    workflow_id: str
+    temporal_run_id: str
+
+
+class DiscoveryRunProgressRecorded(DomainEvent, frozen=True):
+    """The run's progress spine advanced (total = source families + 2; never shrinks or goes back)."""
+
+    event_type = "DiscoveryRunProgressRecorded"
+    run_id: str
+    completed: int
+    total: int
+    recorded_at: str
+
+
+class DiscoveryExecutionMemberLinked(DomainEvent, frozen=True):
+    event_type = "DiscoveryExecutionMemberLinked"
+    execution: DiscoveryExecutionRefPayload
+    job_id: str
+    cohort: CohortKind
+    linked_at: str
+
+
+class DiscoveryExecutionMemberPromoted(DomainEvent, frozen=True):
+    """An existing_backlog member was observed by a source of this execution."""
+
+    event_type = "DiscoveryExecutionMemberPromoted"
+    execution: DiscoveryExecutionRefPayload
+    job_id: str
+    promoted_at: str
+
+
+class DiscoveryExecutionWorkPlanRecorded(DomainEvent, frozen=True):
+    """A member's work plan: planned (steps + child workflow), not_eligible (bounded reason) or failed."""
+
+    event_type = "DiscoveryExecutionWorkPlanRecorded"
+    execution: DiscoveryExecutionRefPayload
+    job_id: str
+    state: WorkPlanState
+    required_steps: list[str]
+    child_workflow_id: str | None
+    reason_code: str | None
+    recorded_at: str
+
+
+class DiscoveryExecutionMembershipClosed(DomainEvent, frozen=True):
+    event_type = "DiscoveryExecutionMembershipClosed"
+    execution: DiscoveryExecutionRefPayload
+    member_count: int
+    closed_at: str
+
+
 EVENTS: tuple[type[DomainEvent], ...] = (
     JobDiscovered,
     JobUpdated,
@@ -219,4 +279,9 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     SourceRegistryEntryCreated,
     SourceRegistryEntryUpdated,
     SourceStateChanged,
+    DiscoveryRunProgressRecorded,
+    DiscoveryExecutionMemberLinked,
+    DiscoveryExecutionMemberPromoted,
+    DiscoveryExecutionWorkPlanRecorded,
+    DiscoveryExecutionMembershipClosed,
 )

@@ -127,6 +127,12 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "ApplySubmissionBlocked",
     "ApplicationIdentityClaimed",
     "RepeatApplicationOverrideGranted",
+    # discovery (ADR 0018)
+    "DiscoveryRunProgressRecorded",
+    "DiscoveryExecutionMemberLinked",
+    "DiscoveryExecutionMemberPromoted",
+    "DiscoveryExecutionWorkPlanRecorded",
+    "DiscoveryExecutionMembershipClosed",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

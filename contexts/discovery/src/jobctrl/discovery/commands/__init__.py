@@ -1,0 +1,1 @@
+"""Discovery use cases, one module each; plain inputs plus ports, usable from Temporal activities."""

@@ -1,0 +1,55 @@
+"""Finish a discovery run from its family results.
+
+The run fails only when every family failed (runtime reference §0.5); otherwise it completes with the
+summed counts and the failed families' error classes.  First terminal result wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jobctrl.discovery.commands.run_source_family import FamilyResult
+from jobctrl.discovery.domain.run import DiscoveryRun
+from jobctrl.discovery.events import DiscoveryRunCounts
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.store import EventStore
+
+
+def summed(results: Sequence[FamilyResult]) -> DiscoveryRunCounts:
+    def total(field: str) -> int:
+        return sum(int(getattr(r.counts, field)) for r in results)
+
+    return DiscoveryRunCounts(
+        total("total"),
+        total("new_jobs"),
+        total("existing_jobs"),
+        total("observed_jobs"),
+        total("duplicate_jobs"),
+        total("rejected_duplicates"),
+    )
+
+
+def finish_discovery_run(
+    store: EventStore,
+    results: Sequence[FamilyResult],
+    *,
+    run_id: str,
+    clock: Clock,
+    workflow_id: str | None = None,
+) -> bool:
+    """True when this call recorded the terminal fact (False: the run had already finished)."""
+    runs = AggregateRepository.for_class(store, DiscoveryRun, clock=clock)
+    run = runs.get(run_id)
+    at = isoformat(clock.now())
+    failures = [f for r in results for f in r.failures]
+    if results and all(r.failed for r in results):
+        first = failures[0]
+        recorded = run.fail(
+            source_id=first.source_id, error_class=first.code, retryable=first.retryable, at=at
+        )
+    else:
+        recorded = run.complete(counts=summed(results), error_classes=[f.code for f in failures], at=at)
+    if recorded:
+        runs.save(run, workflow_id=workflow_id)
+    return recorded

@@ -1,0 +1,35 @@
+"""Register a set of adapter configurations in the source registry with their default policy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jobctrl.discovery.adapters.base import SourceConfig
+from jobctrl.discovery.adapters.registry import adapter_for
+from jobctrl.discovery.commands.register_source import register_source
+from jobctrl.discovery.events import SourceKind, SourceState
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.store import EventStore
+
+
+def source_kind_for(config: SourceConfig) -> SourceKind:
+    # ATS job-board JSON APIs are ``ats_api``; JSON-LD career pages are employer career pages.
+    return "employer_careers_page" if config.ats_kind == "other" else "ats_api"
+
+
+def register_sources(
+    store: EventStore, configs: Sequence[SourceConfig], *, clock: Clock, state: SourceState = "active"
+) -> int:
+    """Returns how many entries were created (existing entries keep their state)."""
+    created = 0
+    for config in configs:
+        _fetch, policy = adapter_for(config.ats_kind)
+        created += register_source(
+            store,
+            source_id=config.source_id,
+            kind=source_kind_for(config),
+            policy_id=policy.name,
+            state=state,
+            clock=clock,
+        )
+    return created

@@ -1,0 +1,28 @@
+"""Report progress on a discovery run (monotonic; total 0 is progress-silent)."""
+
+from __future__ import annotations
+
+from jobctrl.discovery.domain.run import DiscoveryRun
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.store import EventStore
+
+
+def report_run_progress(
+    store: EventStore,
+    *,
+    run_id: str,
+    completed: int,
+    total: int,
+    clock: Clock,
+    workflow_id: str | None = None,
+) -> bool:
+    """True when the report moved progress forward and was recorded."""
+    if total <= 0:
+        return False  # progress-silent callers write nothing, not even a read
+    runs = AggregateRepository.for_class(store, DiscoveryRun, clock=clock)
+    run = runs.get(run_id)
+    if not run.report_progress(completed=completed, total=total, at=isoformat(clock.now())):
+        return False
+    runs.save(run, workflow_id=workflow_id)
+    return True

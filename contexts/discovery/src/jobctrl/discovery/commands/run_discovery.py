@@ -1,0 +1,63 @@
+"""A whole discovery run in one call (the demo's path; Temporal runs the same steps as activities)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from jobctrl.discovery.adapters.base import SourceConfig
+from jobctrl.discovery.commands.finish_discovery_run import finish_discovery_run
+from jobctrl.discovery.commands.load_catalog import load_catalog
+from jobctrl.discovery.commands.report_run_progress import report_run_progress
+from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
+from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.store import EventStore
+from jobctrl.politeness import CrawlPolicy, PolitenessGateway
+
+MAX_PARALLEL_FAMILIES = 4  # runtime reference §2: min(4, configured, worker slots)
+
+
+async def run_discovery(
+    store: EventStore,
+    gateway: PolitenessGateway,
+    families: Sequence[Sequence[SourceConfig]],
+    *,
+    run_id: str,
+    clock: Clock,
+    policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
+    max_parallel_families: int = 1,
+) -> list[FamilyResult]:
+    """Start, crawl the families (at most ``max_parallel_families`` at once, capped at 4), advance
+    progress by one per finished family, finish.  The last 2 steps of the progress total (terminal
+    enrichment and preparation) belong to other contexts.  Results keep the families' order."""
+    total = start_discovery_run(
+        store,
+        run_id=run_id,
+        source_ids=[s.source_id for family in families for s in family],
+        family_count=len(families),
+        clock=clock,
+    )
+    catalog = load_catalog(store)  # one dedupe view shared by the families of this process
+    gate = asyncio.Semaphore(max(1, min(MAX_PARALLEL_FAMILIES, max_parallel_families)))
+    finished = 0
+
+    async def crawl(family: Sequence[SourceConfig]) -> FamilyResult:
+        nonlocal finished
+        async with gate:
+            result = await run_source_family(
+                store,
+                gateway,
+                family,
+                run_id=run_id,
+                clock=clock,
+                policy_override=policy_override,
+                catalog=catalog,
+            )
+        finished += 1
+        report_run_progress(store, run_id=run_id, completed=finished, total=total, clock=clock)
+        return result
+
+    results = list(await asyncio.gather(*(crawl(family) for family in families)))
+    finish_discovery_run(store, results, run_id=run_id, clock=clock)
+    return results

@@ -1,0 +1,122 @@
+"""Crawl one source family (a set of sources) and record what it found.
+
+Each source is fetched through its adapter and the gateway; a source that fails is isolated (its
+typed error is listed) and records nothing, because adapters return whole boards or raise.  The
+family is ``failed`` only when every one of its sources failed.  Run start/finish and progress are
+separate use cases, so parallel families can share one run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig
+from jobctrl.discovery.adapters.registry import adapter_for
+from jobctrl.discovery.commands.load_catalog import load_catalog
+from jobctrl.discovery.commands.record_observation import record_observation
+from jobctrl.discovery.domain.dedupe import JobCatalog, Verdict
+from jobctrl.discovery.domain.source_health import SourceRunOutcome
+from jobctrl.discovery.events import DiscoveryRunCounts
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.ids import new_job_id
+from jobctrl.kernel.store import EventStore
+from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFailure:
+    source_id: str
+    code: str
+    retryable: bool
+
+
+@dataclass
+class FamilyResult:
+    counts: DiscoveryRunCounts
+    failures: list[SourceFailure] = field(default_factory=list)
+    job_ids: list[str] = field(default_factory=list)
+    failed: bool = False
+    # Per source, for the source-health recommendations (duplicates = merged or held postings).
+    source_outcomes: dict[str, SourceRunOutcome] = field(default_factory=dict)
+
+    @property
+    def error_classes(self) -> list[str]:
+        return sorted({f.code for f in self.failures})
+
+
+@dataclass
+class _Tally:
+    total: int = 0
+    new: int = 0
+    existing: int = 0
+    observed: int = 0
+    duplicate: int = 0
+    rejected: int = 0
+
+    def add(self, verdict: Verdict) -> None:
+        self.total += 1
+        if verdict is Verdict.NEW:
+            self.new += 1
+        elif verdict is Verdict.SAME_JOB:
+            self.existing += 1
+        elif verdict is Verdict.CONTENT_DUPLICATE:
+            self.duplicate += 1
+        else:
+            self.rejected += 1
+        if verdict is not Verdict.HELD:
+            self.observed += 1
+
+    def counts(self) -> DiscoveryRunCounts:
+        return DiscoveryRunCounts(
+            self.total, self.new, self.existing, self.observed, self.duplicate, self.rejected
+        )
+
+
+async def run_source_family(
+    store: EventStore,
+    gateway: PolitenessGateway,
+    sources: Sequence[SourceConfig],
+    *,
+    run_id: str,
+    clock: Clock,
+    policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
+    new_id: Callable[[], str] = new_job_id,
+    workflow_id: str | None = None,
+    catalog: JobCatalog | None = None,
+) -> FamilyResult:
+    """Fetch every source, then record the postings.  Pass ``catalog`` to share one dedupe view
+    between families running concurrently in this process (recording is synchronous, so no two
+    families interleave between a dedupe decision and its write)."""
+    budgets: dict[str, RequestBudget] = {}  # one budget per policy for this run
+    fetched: list[tuple[str, list[ObservedPosting]]] = []
+    failures: list[SourceFailure] = []
+    for source in sources:
+        fetch, policy = adapter_for(source.ats_kind)
+        if policy_override is not None:
+            policy = policy_override(policy)
+        budget = budgets.setdefault(policy.name, RequestBudget.for_policy(policy))
+        try:
+            fetched.append((source.source_id, await fetch(gateway, source, policy, budget)))
+        except JobCtrlError as exc:
+            failures.append(SourceFailure(source.source_id, exc.code, exc.retryable))
+
+    if catalog is None:
+        catalog = load_catalog(store)
+    tally = _Tally()
+    job_ids: list[str] = []
+    outcomes = {f.source_id: SourceRunOutcome(succeeded=False) for f in failures}
+    for source_id, postings in fetched:
+        duplicates = 0
+        for posting in postings:
+            outcome = record_observation(
+                store, catalog, posting, run_id=run_id, clock=clock, new_id=new_id, workflow_id=workflow_id
+            )
+            tally.add(outcome.verdict)
+            duplicates += outcome.verdict in (Verdict.CONTENT_DUPLICATE, Verdict.HELD)
+            if outcome.verdict is not Verdict.HELD and outcome.job_id not in job_ids:
+                job_ids.append(outcome.job_id)
+        outcomes[source_id] = SourceRunOutcome(True, len(postings), duplicates)
+    failed = bool(sources) and len(failures) == len(sources)
+    return FamilyResult(tally.counts(), failures, job_ids, failed, outcomes)

@@ -1,0 +1,91 @@
+"""The DiscoveryRun aggregate (stream ``discoveryrun-<runId>``): start, progress, completion/failure."""
+
+from __future__ import annotations
+
+from jobctrl.discovery.domain.progress import RunProgress
+from jobctrl.discovery.events import (
+    DiscoveryRunCompleted,
+    DiscoveryRunCounts,
+    DiscoveryRunFailed,
+    DiscoveryRunProgressRecorded,
+    DiscoveryRunStarted,
+)
+from jobctrl.kernel.aggregate import Aggregate, applies
+from jobctrl.kernel.ids import checked_id
+from jobctrl.kernel.text import bounded_code
+
+MAX_ERROR_CLASSES = 20
+MAX_SOURCE_IDS = 1000
+
+
+class DiscoveryRun(Aggregate):
+    stream_prefix = "discoveryrun"
+
+    def __init__(self, aggregate_id: str) -> None:
+        super().__init__(aggregate_id)
+        self.started = False
+        self.finished = False
+        self.progress = RunProgress()
+
+    def start(self, *, source_ids: list[str], profile_snapshot_id: str | None, at: str) -> None:
+        if self.started:
+            return
+        self._record(
+            DiscoveryRunStarted(
+                run_id=self.id,
+                source_ids=[checked_id(s) for s in source_ids[:MAX_SOURCE_IDS]],
+                profile_snapshot_id=profile_snapshot_id,
+                started_at=at,
+            )
+        )
+
+    def report_progress(self, *, completed: int, total: int, at: str) -> bool:
+        nxt = self.progress.after(completed, total)
+        if nxt is None:
+            return False
+        self._record(
+            DiscoveryRunProgressRecorded(
+                run_id=self.id, completed=nxt.completed, total=nxt.total, recorded_at=at
+            )
+        )
+        return True
+
+    # The first terminal result wins: a duplicate or late terminal report records nothing.
+    def complete(self, *, counts: DiscoveryRunCounts, error_classes: list[str], at: str) -> bool:
+        if self.finished:
+            return False
+        classes = sorted({bounded_code(c) for c in error_classes})[:MAX_ERROR_CLASSES]
+        self._record(
+            DiscoveryRunCompleted(run_id=self.id, counts=counts, error_classes=classes, completed_at=at)
+        )
+        return True
+
+    def fail(self, *, source_id: str, error_class: str, retryable: bool, at: str) -> bool:
+        if self.finished:
+            return False
+        self._record(
+            DiscoveryRunFailed(
+                run_id=self.id,
+                source_id=source_id,
+                error_class=bounded_code(error_class),
+                retryable=retryable,
+                failed_at=at,
+            )
+        )
+        return True
+
+    @applies(DiscoveryRunStarted)
+    def _started(self, event: DiscoveryRunStarted) -> None:
+        self.started = True
+
+    @applies(DiscoveryRunProgressRecorded)
+    def _progressed(self, event: DiscoveryRunProgressRecorded) -> None:
+        self.progress = RunProgress(event.completed, event.total)
+
+    @applies(DiscoveryRunCompleted)
+    def _completed(self, event: DiscoveryRunCompleted) -> None:
+        self.finished = True
+
+    @applies(DiscoveryRunFailed)
+    def _failed(self, event: DiscoveryRunFailed) -> None:
+        self.finished = True

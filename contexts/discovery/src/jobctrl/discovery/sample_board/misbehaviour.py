@@ -1,0 +1,37 @@
+"""Bad answers a sample-board route can be switched to (tests and failure demos).
+
+Each is a real HTTP answer: broken JSON, an empty body, the wrong shape, a body over the caps, a slow
+answer, server and client errors.
+"""
+
+from __future__ import annotations
+
+from jobctrl.discovery.events import AtsKind
+from jobctrl.discovery.sample_board.server import Route
+from jobctrl.politeness import CrawlPolicy
+
+BAD_ANSWERS: dict[str, Route] = {
+    "malformed": Route(200, b'{"jobs": [{"id": 1, "title": "Eng'),
+    "empty": Route(200, b""),
+    "wrong shape": Route(200, b'{"jobs": {"id": 1}}'),
+    "huge": Route(200, b'{"jobs": [' + b'{"id": 1},' * 300_000 + b"{}]}"),
+    "slowly": Route(200, b'{"jobs": []}', delay_s=1.5),
+    "500": Route(500, b"oops"),
+    "503": Route(503, b"unavailable"),
+    "404": Route(404, b'{"error": "board not found"}'),
+}
+
+LISTING_PATHS: dict[AtsKind, str] = {
+    "greenhouse": "/v1/boards/{}/jobs",
+    "lever": "/v0/postings/{}",
+    "ashby": "/posting-api/job-board/{}",
+    "other": "/careers/{}",
+}
+
+
+def quick_local_policy(policy: CrawlPolicy) -> CrawlPolicy:
+    """A policy for crawling the local board in tests: loopback allowed, no pacing, short timeout and a
+    2 MB body cap (so "huge" and "slowly" trip the limits quickly)."""
+    return policy.for_local_servers().replace(
+        min_interval_s=0.0, request_timeout_s=0.5, max_body_bytes=2_000_000
+    )

@@ -1,0 +1,138 @@
+"""A small local HTTP server (stdlib, own thread, free port) serving a table of routes.
+
+Used by the sample job board, by the adapter and gateway tests (which add misbehaving routes: slow,
+huge, malformed, 5xx) and by the demo.  Routes are exact paths (query strings ignored); every request
+is recorded with its headers, arrival time and how many requests were in flight when it arrived.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        return  # a client hanging up mid-response is expected (timeout tests)
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    status: int = 200
+    body: bytes = b""
+    content_type: str = "application/json"
+    delay_s: float = 0.0
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    path: str
+    query: str
+    user_agent: str
+    arrived_at: float
+    in_flight: int
+
+
+@dataclass
+class _State:
+    routes: dict[str, Route] = field(default_factory=dict)
+    requests: list[RecordedRequest] = field(default_factory=list)
+    in_flight: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class LocalHttpServer:
+    """``start()`` binds 127.0.0.1 on a free port; ``stop()`` shuts it down.  Also a context manager."""
+
+    def __init__(self, routes: dict[str, Route] | None = None) -> None:
+        self._state = _State(routes=dict(routes or {}))
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("server not started")
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        with self._state.lock:
+            return list(self._state.requests)
+
+    def requests_to(self, path: str) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.path == path]
+
+    def set_route(self, path: str, route: Route) -> None:
+        with self._state.lock:
+            self._state.routes[path] = route
+
+    def start(self) -> LocalHttpServer:
+        state = self._state
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                parts = urlsplit(self.path)
+                with state.lock:
+                    state.in_flight += 1
+                    state.requests.append(
+                        RecordedRequest(
+                            parts.path,
+                            parts.query,
+                            self.headers.get("User-Agent", ""),
+                            time.monotonic(),
+                            state.in_flight,
+                        )
+                    )
+                    route = state.routes.get(parts.path)
+                try:
+                    if route is None:
+                        route = Route(404, b'{"error":"not found"}')
+                    if route.delay_s:
+                        time.sleep(route.delay_s)
+                    self.send_response(route.status)
+                    self.send_header("Content-Type", route.content_type)
+                    self.send_header("Content-Length", str(len(route.body)))
+                    for name, value in route.headers:
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(route.body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeouts are part of the tests)
+                finally:
+                    with state.lock:
+                        state.in_flight -= 1
+
+            def log_message(self, format: str, *args: object) -> None:  # quiet
+                return
+
+        self._server = _QuietServer(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="local-http", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> LocalHttpServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

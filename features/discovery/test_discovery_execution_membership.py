@@ -1,0 +1,149 @@
+"""Steps of features/discovery/execution_membership.feature (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pytest_bdd import given, parsers, scenarios, then, when
+
+from jobctrl.discovery.commands.close_execution_membership import close_execution_membership
+from jobctrl.discovery.commands.link_execution_members import link_execution_members, load_execution
+from jobctrl.discovery.commands.record_work_plan import (
+    mark_member_not_eligible,
+    mark_member_plan_failed,
+    plan_member,
+)
+from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery.events import DiscoveryExecutionMembershipClosed
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.store import EventStore
+
+pytestmark = pytest.mark.both_databases
+scenarios("discovery/execution_membership.feature")
+
+
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    return db_kind
+
+
+def _ref(workflow: str, run: str) -> DiscoveryExecutionRef:
+    return DiscoveryExecutionRef("local", workflow, run)
+
+
+def _members(store: EventStore, ref: DiscoveryExecutionRef, clock: FixedClock) -> str:
+    execution = load_execution(store, ref, clock)
+    return ", ".join(f"{job}:{m.cohort}" for job, m in sorted(execution.members.items()))
+
+
+@given(parsers.parse('a Discover execution "{workflow}" run "{run}"'), target_fixture="ref")
+def execution(workflow: str, run: str) -> DiscoveryExecutionRef:
+    return _ref(workflow, run)
+
+
+@when(parsers.parse('jobs "{jobs}" are linked as {cohort}'))
+def link(store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, jobs: str, cohort: Any) -> None:
+    link_execution_members(store, ref, jobs.split(","), cohort, clock=clock)
+
+
+@when(parsers.parse('the Discover execution "{workflow}" run "{run}" links jobs "{jobs}" as {cohort}'))
+def link_other(store: EventStore, clock: FixedClock, workflow: str, run: str, jobs: str, cohort: Any) -> None:
+    link_execution_members(store, _ref(workflow, run), jobs.split(","), cohort, clock=clock)
+
+
+@when(parsers.parse('"{job}" is planned with steps "{steps}" under child workflow "{child}"'))
+def plan(
+    store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, job: str, steps: str, child: str
+) -> None:
+    plan_member(store, ref, job, steps=steps.split(","), child_workflow_id=child, clock=clock)
+
+
+@when(parsers.parse('"{job}" is marked not eligible because "{reason}"'))
+def not_eligible(
+    store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, job: str, reason: str
+) -> None:
+    mark_member_not_eligible(store, ref, job, reason=reason, clock=clock)
+
+
+@when(parsers.parse('"{job}" planning failed because "{reason}"'))
+def plan_failed(
+    store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, job: str, reason: str
+) -> None:
+    mark_member_plan_failed(store, ref, job, reason=reason, clock=clock)
+
+
+@when("membership is closed")
+def close(store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef) -> None:
+    assert close_execution_membership(store, ref, clock=clock)
+    assert not close_execution_membership(store, ref, clock=clock)  # closing twice records nothing
+
+
+@then(parsers.parse('the execution has members "{expected}"'))
+def members(store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, expected: str) -> None:
+    assert _members(store, ref, clock) == expected
+
+
+@then(parsers.parse('the execution "{workflow}" run "{run}" has members "{expected}"'))
+def other_members(store: EventStore, clock: FixedClock, workflow: str, run: str, expected: str) -> None:
+    assert _members(store, _ref(workflow, run), clock) == expected
+
+
+@then(
+    parsers.parse(
+        "{linked:d} DiscoveryExecutionMemberLinked and {promoted:d} DiscoveryExecutionMemberPromoted "
+        "events were raised"
+    )
+)
+def counts(store: EventStore, linked: int, promoted: int) -> None:
+    assert len(store.read_all(types=["DiscoveryExecutionMemberLinked"])) == linked
+    assert len(store.read_all(types=["DiscoveryExecutionMemberPromoted"])) == promoted
+
+
+@then(parsers.parse('the work plans are "{expected}"'))
+def plans(store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, expected: str) -> None:
+    execution = load_execution(store, ref, clock)
+    assert ", ".join(f"{j}:{m.plan_state}" for j, m in sorted(execution.members.items())) == expected
+    j1 = execution.members["j1"]
+    assert (j1.required_steps, j1.child_workflow_id) == (("score", "tailor", "cover"), "prep-abc")
+
+
+@then(parsers.parse('planning "{job}" again with steps "{steps}" fails with "{code}"'))
+def replan_fails(
+    store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, job: str, steps: str, code: str
+) -> None:
+    before = store.head_position()
+    with pytest.raises(JobCtrlError) as err:
+        plan_member(store, ref, job, steps=steps.split(","), child_workflow_id="prep-zzz", clock=clock)
+    assert err.value.code == code and store.head_position() == before
+
+
+@then(parsers.parse('planning "{job}" again with steps "{steps}" under child workflow "{child}" succeeds'))
+def replan_ok(
+    store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, job: str, steps: str, child: str
+) -> None:
+    assert plan_member(store, ref, job, steps=steps.split(","), child_workflow_id=child, clock=clock)
+    assert load_execution(store, ref, clock).members[job].plan_state == "planned"
+
+
+@then(parsers.parse('the recorded reason of "{job}" is "{code}"'))
+def reason(store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, job: str, code: str) -> None:
+    assert load_execution(store, ref, clock).members[job].reason_code == code
+
+
+@then(parsers.parse('linking jobs "{jobs}" as {cohort} fails with "{code}"'))
+def link_fails(
+    store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, jobs: str, cohort: Any, code: str
+) -> None:
+    with pytest.raises(JobCtrlError) as err:
+        link_execution_members(store, ref, jobs.split(","), cohort, clock=clock)
+    assert err.value.code == code
+
+
+@then(parsers.parse("a DiscoveryExecutionMembershipClosed event records {count:d} member"))
+def closed_event(store: EventStore, count: int) -> None:
+    [row] = store.read_all(types=["DiscoveryExecutionMembershipClosed"])
+    event = store.registry.decode(row)
+    assert isinstance(event, DiscoveryExecutionMembershipClosed) and event.member_count == count
+    assert row.meta().workflow_id == event.execution.workflow_id == "discover-daily"
