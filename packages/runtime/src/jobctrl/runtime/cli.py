@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import typer
 
-from jobctrl.runtime.commands import demo, schemas
+from jobctrl.runtime.commands import demo, schemas, worker
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="JobCtrl: the durable job-search pipeline."
 )
 app.add_typer(schemas.app, name="schemas")
 app.command("demo")(demo.demo)
+app.command("worker")(worker.worker)
 
 
 def main() -> None:
