@@ -87,6 +87,15 @@ class WorkerRuntime:
     async def startup(self) -> None:
         settings = self.settings.load()
         heartbeat.create_table(self.db)
+        url = self.db.engine.url
+        db_path = url.database or "" if self.db.is_sqlite else url.render_as_string(hide_password=True)
+        self.identity = heartbeat.RuntimeIdentity.current(
+            app_dir=str(Path(db_path).parent) if self.db.is_sqlite else "",
+            db_path=db_path,
+            task_queue=self.task_queue,
+            slots=settings.slots,
+            now=self.clock.now(),
+        )
         await reconcile_discovery_schedule(self.client, settings, self.task_queue, self.tenant)
         await reconcile_runs(self.client, self.store, self.clock)
         await reconcile_auto_apply_loop(
@@ -121,15 +130,6 @@ class WorkerRuntime:
     async def run(self) -> None:
         await self.startup()
         slots = self.settings.load().slots
-        url = self.db.engine.url
-        db_path = url.database or "" if self.db.is_sqlite else url.render_as_string(hide_password=True)
-        self.identity = heartbeat.RuntimeIdentity.current(
-            app_dir=str(Path(db_path).parent) if self.db.is_sqlite else "",
-            db_path=db_path,
-            task_queue=self.task_queue,
-            slots=slots,
-            now=self.clock.now(),
-        )
         deps = ActivityDeps(store=self.store, spend=self.spend, client=self.client, clock=self.clock)
         with ThreadPoolExecutor(max_workers=slots + 2, thread_name_prefix="jobctrl-activity") as executor:
             worker = build_worker(

@@ -144,6 +144,7 @@ class FanoutInput:
 class FanoutResult:
     started_workflows: int
     not_eligible: int
+    already_prepared: int = 0
 
 
 # -- preparation ----------------------------------------------------------------------------------

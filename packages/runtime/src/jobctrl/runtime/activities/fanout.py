@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from temporalio import activity
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
+from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.orchestration.workflows.contracts import ExecutionRef, FanoutInput, FanoutResult
@@ -33,7 +34,7 @@ class FanoutActivities:
         ex = params.execution
         targets = self.deps.targets.targets(ex.tenant_id, ex.temporal_run_id, params.cohort)
         task_queue = params.task_queue or activity.info().task_queue
-        started = 0
+        started = already = 0
         for n, target in enumerate(targets, start=1):
             key = preparation_idempotency_key(
                 ex.tenant_id, target.job_id, target.kind, target.target_version, target.source_event_id
@@ -43,23 +44,27 @@ class FanoutActivities:
                 if target.kind == "score_job"
                 else ["tailor", "cover", "pdf"]
             )
-            await client.start_workflow(
-                JobPreparationWorkflow.run,
-                JobPreparationInput(
-                    tenant=ex.tenant_id,
-                    job_id=target.job_id,
-                    idempotency_key=key,
-                    steps=steps,  # type: ignore[arg-type]
-                    target_version=target.target_version,
-                    execution=ExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id),
-                    cohort=params.cohort,
-                ),
-                id=preparation_workflow_id(key),
-                task_queue=task_queue,
-                id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
-                id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE,
-            )
+            try:
+                await client.start_workflow(
+                    JobPreparationWorkflow.run,
+                    JobPreparationInput(
+                        tenant=ex.tenant_id,
+                        job_id=target.job_id,
+                        idempotency_key=key,
+                        steps=steps,  # type: ignore[arg-type]
+                        target_version=target.target_version,
+                        execution=ExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id),
+                        cohort=params.cohort,
+                    ),
+                    id=preparation_workflow_id(key),
+                    task_queue=task_queue,
+                    id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
+                    id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+                )
+            except WorkflowAlreadyStartedError:
+                already += 1  # prepared already under this key: never redone; a failed one may rerun
+                continue
             started += 1
             if n % BATCH == 0:
                 activity.heartbeat(n)
-        return FanoutResult(started_workflows=started, not_eligible=0)
+        return FanoutResult(started_workflows=started, not_eligible=0, already_prepared=already)

@@ -11,7 +11,6 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
@@ -34,6 +33,8 @@ from jobctrl.orchestration.workflows.contracts import (
 )
 from jobctrl.runtime.activities import ActivityFn
 
+HOLD_LIMIT_S = 30.0
+
 
 @dataclass
 class FakeContexts:
@@ -45,8 +46,9 @@ class FakeContexts:
     #: (job_id, step) → "skipped" | "not_eligible"
     step_status: dict[tuple[str, str], str] = field(default_factory=dict)
     apply_batches: list[int] = field(default_factory=list)
-    apply_block_s: float = 0.0
-    activity_sleep_s: float = 0.0
+    #: while set, step, apply and contact fakes wait (heartbeating, cancel-aware; at most HOLD_LIMIT_S)
+    hold: threading.Event = field(default_factory=threading.Event)
+    step_error_message: str = "step broke"
     calls: Counter[str] = field(default_factory=Counter)
     step_calls: list[tuple[str, str]] = field(default_factory=list)
     completed: dict[str, list[str]] = field(default_factory=dict)
@@ -55,8 +57,14 @@ class FakeContexts:
     def _saw(self, name: str) -> None:
         with self._lock:
             self.calls[name] += 1
-        if self.activity_sleep_s:
-            time.sleep(self.activity_sleep_s)
+
+    def _wait_while_held(self) -> None:
+        deadline = time.monotonic() + HOLD_LIMIT_S
+        while self.hold.is_set() and time.monotonic() < deadline:
+            activity.heartbeat()
+            if activity.is_cancelled():
+                raise ApplicationError("canceled while held", type="canceled", non_retryable=True)
+            time.sleep(0.05)
 
     # -- the fakes ------------------------------------------------------------------------------
     def activities(self) -> list[ActivityFn]:
@@ -95,7 +103,8 @@ class FakeContexts:
                     if remaining:
                         fakes.failing_steps[key] = remaining - 1
                 if remaining:
-                    raise ApplicationError(f"{params.step} broke", type="llm_transient", non_retryable=True)
+                    raise ApplicationError(fakes.step_error_message, type="llm_transient", non_retryable=True)
+                fakes._wait_while_held()
                 status = fakes.step_status.get(key, "done")
                 if status == "done":
                     with fakes._lock:
@@ -107,12 +116,7 @@ class FakeContexts:
         @activity.defn(name="apply")
         def apply(params: ApplyActivityInput) -> ApplyActivityResult:
             fakes._saw("apply")
-            deadline = time.monotonic() + fakes.apply_block_s
-            while time.monotonic() < deadline:  # cooperative: heartbeats deliver the cancel
-                activity.heartbeat()
-                if activity.is_cancelled():
-                    raise ApplicationError("apply canceled", type="canceled", non_retryable=True)
-                time.sleep(0.1)
+            fakes._wait_while_held()  # cooperative: heartbeats deliver the cancel
             with fakes._lock:
                 processed = fakes.apply_batches.pop(0) if fakes.apply_batches else 0
             return ApplyActivityResult(processed=processed)
@@ -120,6 +124,7 @@ class FakeContexts:
         @activity.defn(name="run_contact_research")
         def run_contact_research(params: ContactResearchActivityInput) -> ContactResearchActivityResult:
             fakes._saw("run_contact_research")
+            fakes._wait_while_held()
             return ContactResearchActivityResult(candidates=2)
 
         return [
@@ -134,8 +139,3 @@ class FakeContexts:
             apply,
             run_contact_research,
         ]
-
-
-def noop_activities() -> list[Any]:
-    """Used by the bench."""
-    return FakeContexts().activities()

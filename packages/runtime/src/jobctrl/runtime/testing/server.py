@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from typing import Any
 from contextlib import contextmanager
 
 from temporalio.testing import WorkflowEnvironment
@@ -30,3 +31,20 @@ def local_dev_server() -> Iterator[str]:
             loop.run_until_complete(env.shutdown())
     finally:
         loop.close()
+
+
+_shared: dict[str, str] = {}
+
+
+def shared_dev_server(config: Any) -> str:
+    """One dev server per pytest process, however many modules ask; stopped at session cleanup."""
+    if "address" not in _shared:
+        context = local_dev_server()
+        _shared["address"] = context.__enter__()
+
+        def _stop() -> None:
+            _shared.clear()
+            context.__exit__(None, None, None)
+
+        config.add_cleanup(_stop)
+    return _shared["address"]
