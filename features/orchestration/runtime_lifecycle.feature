@@ -4,6 +4,7 @@ Feature: Every run ends with exactly one terminal fact, and nothing stays runnin
     Given a single-job apply that is still working
     When the user cancels it
     Then the run recorded "WorkflowStarted, WorkflowCanceled"
+    And Temporal closed the run as canceled
 
   Scenario: The reconciler settles a run whose worker was killed
     Given a single-job apply that is still working

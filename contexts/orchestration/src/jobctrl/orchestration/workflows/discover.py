@@ -12,7 +12,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from temporalio import workflow
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ApplicationError, is_cancelled_exception
 
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.contracts import (
@@ -165,8 +165,8 @@ class DiscoverWorkflow:
             )
             for family, outcome in zip(chunk, outcomes, strict=True):
                 if isinstance(outcome, BaseException):
-                    if isinstance(outcome, asyncio.CancelledError):
-                        raise outcome
+                    if isinstance(outcome, asyncio.CancelledError) or is_cancelled_exception(outcome):
+                        raise outcome  # a cancel is the run's, not one family's
                     failure = failure_of(outcome)
                     failed.append(FailedFamily(family, failure.code))
                     messages.append(f"{family}: {failure.code}: {failure.message}")

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from temporalio import workflow
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ApplicationError, is_cancelled_exception
 
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.contracts import (
@@ -100,6 +100,10 @@ async def run_with_lifecycle(
     except workflow.ContinueAsNewError:
         raise  # the chain goes on under a new run; no terminal fact yet
     except Exception as exc:
+        if is_cancelled_exception(exc):
+            # A cancel that reached us through a cancelled activity or timer: same terminal fact.
+            await outcome("canceled", "canceled", "cancellation requested")
+            raise
         failure = failure_of(exc)
         await outcome("failed", failure.code, failure.message, failure.retryable)
         raise ApplicationError(failure.message, type=failure.code, non_retryable=True) from exc

@@ -58,3 +58,12 @@ def wait_until(predicate: Callable[[], bool], timeout_s: float = 20.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
         time.sleep(0.05)
+
+
+async def until(predicate: Callable[[], bool], timeout_s: float = 20.0) -> None:
+    """``wait_until`` for a loop that must keep running (a worker lives on it)."""
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.05)
