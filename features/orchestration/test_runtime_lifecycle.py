@@ -1,19 +1,17 @@
 """Steps for orchestration/runtime_lifecycle.feature.
 
-Each ``When`` that needs a live workflow keeps one event loop (``ctx.extra["loop"]``) so the worker
-started in a ``Given`` keeps running across steps; it is closed by the fixture.
+A live workflow keeps one event loop (``Live``) so the worker started in a ``Given`` keeps running
+across steps; the fixture closes it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from contextlib import AsyncExitStack
-from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
-from temporalio.client import Client, WorkflowExecutionStatus, WorkflowHandle
+from temporalio.client import Client, WorkflowExecutionStatus
 
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database
@@ -21,28 +19,11 @@ from jobctrl.orchestration.workflows import ApplyWorkflow, ApplyWorkflowInput
 from jobctrl.orchestration.workflows.ids import apply_workflow_id
 from jobctrl.runtime.reconcile.runs import reconcile_runs
 from jobctrl.runtime.testing.harness import Harness
-from jobctrl.runtime.testing.scenario import Scenario, until
+from jobctrl.runtime.testing.scenario import Live, Scenario, until
 from jobctrl.runtime.testing.server import OTHER_NAMESPACE, shared_dev_server
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 scenarios("orchestration/runtime_lifecycle.feature")
-
-
-class Live:
-    """One event loop for the whole scenario, with the worker kept open between steps."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.stack = AsyncExitStack()
-        self.handle: WorkflowHandle[Any, Any] | None = None
-        self.client: Client | None = None
-
-    def run(self, coro: Any) -> Any:
-        return self.loop.run_until_complete(coro)
-
-    def close(self) -> None:
-        self.run(self.stack.aclose())
-        self.loop.close()
 
 
 @pytest.fixture

@@ -7,11 +7,12 @@ import asyncio
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import msgspec
-from temporalio.client import WorkflowFailureError
+from temporalio.client import Client, WorkflowFailureError, WorkflowHandle
 
 from jobctrl.orchestration.workflows.errors import Failure, failure_of
 from jobctrl.runtime.testing.fakes import FakeContexts
@@ -67,3 +68,20 @@ async def until(predicate: Callable[[], bool], timeout_s: float = 20.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
         await asyncio.sleep(0.05)
+
+
+class Live:
+    """One event loop for the whole scenario, with the worker kept open between steps."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.stack = AsyncExitStack()
+        self.handle: WorkflowHandle[Any, Any] | None = None
+        self.client: Client | None = None
+
+    def run(self, coro: Any) -> Any:
+        return self.loop.run_until_complete(coro)
+
+    def close(self) -> None:
+        self.run(self.stack.aclose())
+        self.loop.close()
