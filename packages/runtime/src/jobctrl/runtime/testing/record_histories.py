@@ -59,8 +59,8 @@ async def record(out: Path) -> None:
                     task_queue=w.task_queue,
                 )  # fmt: skip
                 await apply.result()
-                for handle, name in zip((discover, prep, apply), NAMES, strict=True):
-                    history = await handle.fetch_history()
+                histories = [await h.fetch_history() for h in (discover, prep, apply)]
+                for history, name in zip(histories, NAMES, strict=True):
                     (out / name).write_text(history.to_json())
             db.dispose()
 
