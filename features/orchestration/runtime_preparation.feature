@@ -5,6 +5,7 @@ Feature: Job preparation isolates jobs and resumes at the failed step
     When both jobs are prepared
     Then "job-a" completed "score, tailor, cover, pdf"
     And "job-b" failed with code "tailor_failed"
+    And "job-b" reconciled its owned "tailor" rows before failing
 
   Scenario: A rerun resumes at the failed step
     Given jobs "job-b" where "job-b" fails at "cover"

@@ -93,7 +93,8 @@ def _failed(ctx: Scenario, job: str, code: str) -> None:
 def _once(ctx: Scenario, job: str, step: str) -> None:
     assert ctx.fakes.step_calls.count((job, step)) == 1
     # the rerun resumed: it skipped score and tailor, re-ran the failed cover, then pdf
-    assert [s for (j, s) in ctx.fakes.step_calls if j == job] == ["score", "tailor", "cover", "cover", "pdf"]
+    calls = [s for (j, s) in ctx.fakes.step_calls if j == job]
+    assert calls == ["score", "tailor", "cover", "recover:cover", "cover", "pdf"]
     assert ctx.extra["outcomes"][job].resumed_after == ["score", "tailor"]
 
 
@@ -108,3 +109,9 @@ def _stopped(ctx: Scenario, job: str, step: str, status: str) -> None:
 @then(parsers.parse('"{job}" never ran "{step}"'))
 def _never(ctx: Scenario, job: str, step: str) -> None:
     assert (job, step) not in ctx.fakes.step_calls
+
+
+@then(parsers.parse('"{job}" reconciled its owned "{step}" rows before failing'))
+def _recovered(ctx: Scenario, job: str, step: str) -> None:
+    calls = [s for (j, s) in ctx.fakes.step_calls if j == job]
+    assert calls[-2:] == [step, f"recover:{step}"]

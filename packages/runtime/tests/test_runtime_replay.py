@@ -19,9 +19,10 @@ from jobctrl.runtime.worker import sandbox_runner
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 HISTORIES = Path(__file__).parent / "histories"
-RECORDED = (  # written by jobctrl.runtime.testing.record_histories
+RECORDED = (  # written by jobctrl.runtime.testing.record_histories; v1 predates the owner recovery
     "discover_partial.json",
     "preparation_failed_at_cover.json",
+    "preparation_failed_at_cover_v2.json",
     "apply_single.json",
 )
 

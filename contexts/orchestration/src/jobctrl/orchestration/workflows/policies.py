@@ -33,6 +33,10 @@ PREFLIGHT = RetryPolicy(maximum_attempts=1)
 LIFECYCLE = RetryPolicy(
     initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=5
 )
+#: Owner-scoped recovery must happen before a terminal outcome: 0 means retry until it succeeds.
+RECOVER = RetryPolicy(
+    initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=0
+)
 APPLY_LIVE = RetryPolicy(maximum_attempts=1)
 APPLY_DRY_RUN = RetryPolicy(
     initial_interval=timedelta(seconds=1),

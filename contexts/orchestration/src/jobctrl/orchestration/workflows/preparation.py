@@ -1,6 +1,7 @@
 """JobPreparationWorkflow (``prep-{idempotencyKey}``): score → tailor → cover → pdf for one job.
 
-A failed step fails only this job's run (with ``{step}_failed`` / ``pdf_render_failed``); a rerun
+A failed step fails only this job's run (with ``{step}_failed`` / ``pdf_render_failed``) after the
+mandatory owner-scoped ``recover_preparation_state`` reconciliation; a rerun
 under the same key loads the checkpoint and resumes at the failed step.  ``skipped`` or
 ``not_eligible`` ends the chain without failing it.
 """
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy
-from temporalio.exceptions import ApplicationError
+from temporalio.exceptions import ApplicationError, is_cancelled_exception
 
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.contracts import (
@@ -26,6 +27,7 @@ from jobctrl.orchestration.workflows.errors import failure_of
 from jobctrl.orchestration.workflows.lifecycle import run_with_lifecycle
 
 WORKFLOW_TYPE = "JobPreparationWorkflow"
+OWNER_RECOVERY_PATCH = "preparation-owner-recovery-v1"
 ORDER: tuple[PreparationStep, ...] = ("score", "tailor", "cover", "pdf")
 _ACTIVITY: dict[str, tuple[str, RetryPolicy, str]] = {
     "score": ("score_job", policies.SCORE, "score_failed"),
@@ -89,7 +91,21 @@ class JobPreparationWorkflow:
                     retry_policy=retry,
                 )
             except Exception as exc:
+                if is_cancelled_exception(exc):
+                    raise
                 failure = failure_of(exc)
+                # Mandatory before any terminal outcome: rows this run still owns are reconciled
+                # (a committed result is kept, an uncommitted one becomes retryable).
+                # (Patched: histories recorded before this step replay without it.)
+                if workflow.patched(OWNER_RECOVERY_PATCH):
+                    await workflow.execute_activity(
+                        "recover_preparation_state",
+                        PreparationStepInput(
+                            params.tenant, params.job_id, step, params.target_version, params.idempotency_key
+                        ),
+                        start_to_close_timeout=policies.SHORT,
+                        retry_policy=policies.RECOVER,
+                    )
                 raise ApplicationError(
                     f"{step}: {failure.code}: {failure.message}", type=failed_code, non_retryable=True
                 ) from exc

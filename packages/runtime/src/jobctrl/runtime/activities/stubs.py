@@ -76,6 +76,12 @@ def render_pdf(params: PreparationStepInput) -> PreparationStepResult:
     raise _unwired("render_pdf")
 
 
+@activity.defn(name="recover_preparation_state")
+def recover_preparation_state(params: PreparationStepInput) -> None:
+    # No stage rows are owned until the stage machine is wired, so there is nothing to reconcile.
+    return None
+
+
 @activity.defn(name="apply")
 def apply(params: ApplyActivityInput) -> ApplyActivityResult:
     raise _unwired("apply")
@@ -95,6 +101,7 @@ STUBS: tuple[Callable[..., Any], ...] = (
     tailor_job,
     cover_letter,
     render_pdf,
+    recover_preparation_state,
     apply,
     run_contact_research,
 )

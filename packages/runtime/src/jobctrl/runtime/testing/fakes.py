@@ -113,6 +113,11 @@ class FakeContexts:
 
             return activity.defn(name=name)(run)
 
+        @activity.defn(name="recover_preparation_state")
+        def recover_preparation_state(params: PreparationStepInput) -> None:
+            with fakes._lock:
+                fakes.step_calls.append((params.job_id, f"recover:{params.step}"))
+
         @activity.defn(name="apply")
         def apply(params: ApplyActivityInput) -> ApplyActivityResult:
             fakes._saw("apply")
@@ -136,6 +141,7 @@ class FakeContexts:
             step("tailor_job"),
             step("cover_letter"),
             step("render_pdf"),
+            recover_preparation_state,
             apply,
             run_contact_research,
         ]

@@ -29,7 +29,7 @@ from jobctrl.runtime.embedded import DevServer
 from jobctrl.runtime.testing.fakes import FakeContexts
 from jobctrl.runtime.testing.harness import Harness
 
-NAMES = ("discover_partial.json", "preparation_failed_at_cover.json", "apply_single.json")
+NAMES = ("discover_partial.json", "preparation_failed_at_cover_v2.json", "apply_single.json")
 
 
 async def record(out: Path) -> None:
