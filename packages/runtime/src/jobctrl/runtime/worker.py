@@ -82,6 +82,7 @@ class WorkerRuntime:
 
     def __post_init__(self) -> None:
         self._stop = asyncio.Event()
+        self.ready = asyncio.Event()  # set once the worker polls and the first heartbeat is written
         self.identity: heartbeat.RuntimeIdentity | None = None
 
     async def startup(self) -> None:
@@ -143,4 +144,5 @@ class WorkerRuntime:
             )
             async with worker:
                 await self.tick()
+                self.ready.set()
                 await self._heartbeats()
