@@ -11,7 +11,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.orchestration.workflows import ContactResearchInput, ContactResearchWorkflow
 from jobctrl.runtime.activities.ports import FixedSpendStatus
-from jobctrl.runtime.local import local_runtime
+from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.telemetry.heartbeat import worker_runtime_heartbeats
 from jobctrl.runtime.testing.fakes import FakeContexts
