@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import hashlib
 
+from sqlalchemy import select
 from temporalio import activity
 
 from jobctrl.kernel.clock import parse_instant
 from jobctrl.kernel.events import DomainEvent, NewEvent
+from jobctrl.kernel.store.schema import job_events
 from jobctrl.kernel.text import bound_text, bounded_code
 from jobctrl.orchestration.events import (
     ExecutionRef,
@@ -119,11 +121,19 @@ class LifecycleActivities:
         if not events:
             return
         stream = f"execution-{ex.temporal_run_id}"
-        store = self.deps.store
-        stored = {e.event_id for e in store.read_stream(stream)}
-        fresh = [e for e in events if e.event_id not in stored]
-        if fresh:
-            store.append(stream, None, fresh)
+        # Check and append in one write transaction: parallel families and activity retries share
+        # this stream, and a half-seen batch must never be appended twice.
+        with self.deps.store.transaction() as tx:
+            stored = set(
+                tx.conn.execute(
+                    select(job_events.c.event_id).where(
+                        job_events.c.event_id.in_([e.event_id for e in events])
+                    )
+                ).scalars()
+            )
+            fresh = [e for e in events if e.event_id not in stored]
+            if fresh:
+                tx.append(stream, None, fresh)
 
 
 def _step_event_id(run_id: str, change: PipelineStepChange) -> str:
