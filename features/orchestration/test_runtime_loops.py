@@ -170,7 +170,18 @@ def _failed(ctx: Scenario, loop_id: str, code: str) -> None:
     live.run(until(lambda: "WorkflowFailed" in ctx.lifecycle_types(AUTO_APPLY_LOOP_ID)))
     assert ctx.lifecycle(AUTO_APPLY_LOOP_ID)[-1]["errorCode"] == code
     assert ctx.fakes.calls["apply"] == 0
-    ctx.extra["failed_run"] = live.run(_loop_status(ctx))[1]
+
+    async def closed() -> tuple[WorkflowExecutionStatus | None, str]:
+        # The terminal fact is written just before Temporal closes the run: wait for the close.
+        for _ in range(200):
+            status, run_id = await _loop_status(ctx)
+            if status != WorkflowExecutionStatus.RUNNING:
+                return status, run_id
+            await asyncio.sleep(0.05)
+        return None, ""
+
+    status, ctx.extra["failed_run"] = live.run(closed())
+    assert status == WorkflowExecutionStatus.FAILED
 
 
 @then("the loop was not restarted")
