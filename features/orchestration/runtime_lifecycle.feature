@@ -6,6 +6,13 @@ Feature: Every run ends with exactly one terminal fact, and nothing stays runnin
     Then the run recorded "WorkflowStarted, WorkflowCanceled"
     And Temporal closed the run as canceled
 
+  Scenario: A cancelled Discover ends as WorkflowCanceled while its families crawl
+    Given a Discover run whose source families are still crawling
+    When the user cancels it
+    Then the run recorded "WorkflowStarted, WorkflowCanceled"
+    And Temporal closed the run as canceled
+    And every started family step was closed as "canceled"
+
   Scenario: The reconciler settles a run whose worker was killed
     Given a single-job apply that is still working
     When the run is killed without recording its outcome

@@ -9,13 +9,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 
+import msgspec
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 from temporalio.client import Client, WorkflowExecutionStatus
 
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database
-from jobctrl.orchestration.workflows import ApplyWorkflow, ApplyWorkflowInput
+from jobctrl.orchestration.workflows import (
+    ApplyWorkflow,
+    ApplyWorkflowInput,
+    DiscoverWorkflow,
+    DiscoverWorkflowInput,
+)
 from jobctrl.orchestration.workflows.ids import apply_workflow_id
 from jobctrl.runtime.reconcile.runs import reconcile_runs
 from jobctrl.runtime.testing.harness import Harness
@@ -60,6 +66,23 @@ def _start_apply(ctx: Scenario, harness: Harness) -> None:
 @given("a single-job apply that is still working")
 def _working(ctx: Scenario) -> None:
     _start_apply(ctx, ctx.harness)
+
+
+@given("a Discover run whose source families are still crawling")
+def _crawling(ctx: Scenario) -> None:
+    live: Live = ctx.extra["live"]
+    ctx.fakes.hold.set()
+
+    async def go() -> None:
+        w = await live.stack.enter_async_context(ctx.harness.worker(ctx.fakes.activities()))
+        ctx.workflow_id = f"discover-{ctx.tenant}"
+        live.handle = await w.client.start_workflow(
+            DiscoverWorkflow.run, DiscoverWorkflowInput(tenant=ctx.tenant), id=ctx.workflow_id,
+            task_queue=w.task_queue,
+        )  # fmt: skip
+        await until(lambda: ctx.fakes.calls["discovery_source_family"] >= 2)
+
+    live.run(go())
 
 
 @given("a single-job apply running where the reconciler cannot see it")
@@ -158,3 +181,13 @@ def _closed_canceled(ctx: Scenario) -> None:
         return None
 
     assert live.run(status()) == WorkflowExecutionStatus.CANCELED
+
+
+@then(parsers.parse('every started family step was closed as "{code}"'))
+def _steps_closed(ctx: Scenario, code: str) -> None:
+    rows = ctx.harness.store.read_all(types=["PipelineStepStarted", "PipelineStepFailed"])
+    families = [msgspec.json.decode(r.payload) for r in rows if b'"source_family"' in r.payload]
+    started = {f["itemKey"] for f in families if "startedAt" in f}
+    failed = {f["itemKey"]: f["errorCode"] for f in families if "failedAt" in f}
+    assert started and set(failed) == started
+    assert set(failed.values()) == {code}

@@ -107,14 +107,15 @@ class DiscoverWorkflow:
         await self._steps(execution, PipelineStepChange(kind, key, "started", now_iso()))
         try:
             result = await run  # type: ignore[misc]
-        except Exception as exc:
+        except (Exception, asyncio.CancelledError) as exc:
+            # A started step never stays "running": a cancel closes it as failed with code canceled.
+            cancelled = isinstance(exc, asyncio.CancelledError) or is_cancelled_exception(exc)
             failure = failure_of(exc)
+            code, retryable = ("canceled", False) if cancelled else (failure.code, failure.retryable)
             elapsed = int((workflow.now() - started).total_seconds() * 1000)
             await self._steps(
                 execution,
-                PipelineStepChange(
-                    kind, key, "failed", now_iso(), None, failure.code, failure.retryable, elapsed
-                ),
+                PipelineStepChange(kind, key, "failed", now_iso(), None, code, retryable, elapsed),
             )
             raise
         elapsed = int((workflow.now() - started).total_seconds() * 1000)

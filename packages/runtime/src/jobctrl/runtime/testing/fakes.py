@@ -78,6 +78,7 @@ class FakeContexts:
         @activity.defn(name="discovery_source_family")
         def discovery_source_family(params: SourceFamilyInput) -> SourceFamilyResult:
             fakes._saw("discovery_source_family")
+            fakes._wait_while_held()
             failing = fakes.failing_families.get(params.family)
             if failing is not None:
                 raise ApplicationError(failing[1], type=failing[0], non_retryable=True)
