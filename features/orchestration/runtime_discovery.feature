@@ -20,3 +20,9 @@ Feature: Discover isolates source families and fans preparation out per job
     And the same Discover facts are fanned out again
     Then 3 preparation workflows exist with ids "prep-preparation:<sha256>"
     And every preparation workflow completed score, tailor, cover and pdf
+
+  Scenario: The progress spine is fixed at plan time and only moves forward
+    Given source families "greenhouse, lever, ashby, workday" that crawl until released
+    When a Discover run is watched while its families are released
+    Then every observed progress total was 6
+    And the observed progress never moved backwards and ended at 6

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import msgspec
@@ -13,7 +14,7 @@ from jobctrl.orchestration.workflows import DiscoverWorkflow, DiscoverWorkflowIn
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.testing.harness import Harness
-from jobctrl.runtime.testing.scenario import Scenario
+from jobctrl.runtime.testing.scenario import Scenario, until
 from jobctrl.runtime.testing.server import shared_dev_server
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
@@ -145,3 +146,51 @@ def _prep_done(ctx: Scenario) -> None:
     for n in range(3):
         steps = [s for (job, s) in ctx.fakes.step_calls if job == f"job-{n}"]
         assert steps == ["score", "tailor", "cover", "pdf"]
+
+
+@given(parsers.parse('source families "{families}" that crawl until released'))
+def _held(ctx: Scenario, families: str) -> None:
+    ctx.fakes.families = _names(families)
+    ctx.fakes.hold.set()
+
+
+@when("a Discover run is watched while its families are released")
+def _watch(ctx: Scenario) -> None:
+    seen: list[tuple[int, int]] = []
+
+    async def go() -> None:
+        async with ctx.harness.worker(ctx.fakes.activities()) as w:
+            handle = await w.client.start_workflow(
+                DiscoverWorkflow.run,
+                DiscoverWorkflowInput(tenant=ctx.tenant, family_batch_size=2),
+                id=f"discover-{ctx.tenant}",
+                task_queue=w.task_queue,
+            )
+            await until(lambda: ctx.fakes.calls["discovery_source_family"] >= 2)
+            for _ in range(3):
+                p = await handle.query(DiscoverWorkflow.progress)
+                seen.append((p.done, p.total))
+            ctx.fakes.hold.clear()
+            while True:
+                p = await handle.query(DiscoverWorkflow.progress)
+                seen.append((p.done, p.total))
+                if (await handle.describe()).close_time is not None:
+                    break
+                await asyncio.sleep(0.02)
+            ctx.result = await handle.result()
+            final = await handle.query(DiscoverWorkflow.progress)
+            seen.append((final.done, final.total))
+
+    ctx.run(go())
+    ctx.extra["seen"] = seen
+
+
+@then(parsers.parse("every observed progress total was {total:d}"))
+def _totals(ctx: Scenario, total: int) -> None:
+    assert {t for _, t in ctx.extra["seen"]} == {total}
+
+
+@then(parsers.parse("the observed progress never moved backwards and ended at {done:d}"))
+def _forward(ctx: Scenario, done: int) -> None:
+    values = [d for d, _ in ctx.extra["seen"]]
+    assert values == sorted(values) and values[-1] == done and values[0] < done
