@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import msgspec
+from sqlalchemy import select
 
 from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.store import EventStore, WriteTransaction
@@ -27,14 +28,11 @@ from jobctrl.orchestration.events import (
 )
 
 NOT_FOUND = "reconciled_not_found"
-TERMINAL_TYPES = (
-    "WorkflowCompleted",
-    "WorkflowFailed",
-    "WorkflowCanceled",
-    "WorkflowTimedOut",
-    "WorkflowTerminated",
+TERMINAL_TYPES: tuple[str, ...] = tuple(
+    cls.event_type
+    for cls in (WorkflowCompleted, WorkflowFailed, WorkflowCanceled, WorkflowTimedOut, WorkflowTerminated)
 )
-LIFECYCLE_TYPES = ("WorkflowStarted", *TERMINAL_TYPES)
+LIFECYCLE_TYPES: tuple[str, ...] = (WorkflowStarted.event_type, *TERMINAL_TYPES)
 
 
 class _Lifecycle(msgspec.Struct):
@@ -77,65 +75,52 @@ def event_id_for(workflow_id: str, run_id: str, fact: str) -> str:
     return hashlib.sha256(f"{workflow_id}\x00{run_id}\x00{fact}".encode()).hexdigest()[:48]
 
 
-def fold_runs(store: EventStore, tx: WriteTransaction | None = None) -> dict[tuple[str, str], RunState]:
+def _fold(
+    state: RunState | None, event_type: str, payload: bytes | str, tenant: str, occurred_at: str
+) -> RunState:
+    body = msgspec.json.decode(payload, type=_Lifecycle)
+    if state is None:
+        # The first fact of a run is its start marker (a terminal alone still names the run).
+        state = RunState(
+            body.workflowId, body.temporalRunId or "", body.workflowType, tenant, "in_progress", None,
+            occurred_at, 0,
+        )  # fmt: skip
+        if event_type == WorkflowStarted.event_type:
+            return state
+    if event_type == WorkflowStarted.event_type:
+        if state.open:  # a recovery marker reopens a provisional verdict, never a real terminal
+            state.status, state.error_code = "in_progress", None
+            state.recoveries += 1 if body.recoveredFromMissingHistory else 0
+        return state
+    state.status, state.error_code = body.status, body.errorCode
+    return state
+
+
+def fold_runs(store: EventStore) -> dict[tuple[str, str], RunState]:
     """Every run's current state (small: one entry per run, read once per tick)."""
     runs: dict[tuple[str, str], RunState] = {}
     after = 0
-    while True:
-        if tx is None:
-            batch = store.read_all(after=after, limit=1000, types=LIFECYCLE_TYPES)
-        else:
-            batch = store.read_all_in(tx.conn, after=after, limit=1000, types=LIFECYCLE_TYPES)
-        if not batch:
-            return runs
+    while batch := store.read_all(after=after, limit=1000, types=LIFECYCLE_TYPES):
         for row in batch:
             after = row.position
             body = msgspec.json.decode(row.payload, type=_Lifecycle)
-            run_id = body.temporalRunId or ""
-            key = (body.workflowId, run_id)
-            state = runs.get(key)
-            if row.event_type == "WorkflowStarted":
-                if state is None:
-                    runs[key] = RunState(
-                        body.workflowId,
-                        run_id,
-                        body.workflowType,
-                        row.tenant_id,
-                        "in_progress",
-                        None,
-                        row.occurred_at,
-                        0,
-                    )
-                elif state.provisional or state.status == "in_progress":
-                    state.status, state.error_code = "in_progress", None
-                    state.recoveries += 1 if body.recoveredFromMissingHistory else 0
-            elif state is not None:
-                state.status, state.error_code = body.status, body.errorCode
+            key = (body.workflowId, body.temporalRunId or "")
+            runs[key] = _fold(runs.get(key), row.event_type, row.payload, row.tenant_id, row.occurred_at)
+    return runs
 
 
 def fold_runs_in_stream(tx: WriteTransaction, workflow_id: str, run_id: str) -> RunState | None:
-    stream = stream_for(workflow_id, run_id)
-    result = tx.conn.execute(
-        job_events.select()
-        .with_only_columns(
+    """One run's state, read inside the caller's write transaction (check-then-append is atomic)."""
+    rows = tx.conn.execute(
+        select(
             job_events.c.event_type, job_events.c.payload, job_events.c.tenant_id, job_events.c.occurred_at
         )
-        .where(job_events.c.stream_id == stream)
+        .where(job_events.c.stream_id == stream_for(workflow_id, run_id))
         .order_by(job_events.c.stream_version)
     ).all()
     state: RunState | None = None
-    for event_type, payload, tenant, occurred in result:
-        body = msgspec.json.decode(payload, type=_Lifecycle)
-        if event_type == "WorkflowStarted":
-            if state is None:
-                state = RunState(
-                    workflow_id, run_id, body.workflowType, tenant, "in_progress", None, occurred, 0
-                )
-            elif state.open:
-                state.status, state.error_code = "in_progress", None
-                state.recoveries += 1 if body.recoveredFromMissingHistory else 0
-        elif state is not None:
-            state.status, state.error_code = body.status, body.errorCode
+    for event_type, payload, tenant, occurred in rows:
+        state = _fold(state, event_type, payload, tenant, occurred)
     return state
 
 
@@ -187,14 +172,9 @@ __all__ = [
     "NOT_FOUND",
     "TERMINAL_TYPES",
     "RunState",
-    "WorkflowCanceled",
-    "WorkflowCompleted",
-    "WorkflowFailed",
-    "WorkflowStarted",
-    "WorkflowTerminated",
-    "WorkflowTimedOut",
     "append_lifecycle",
     "event_id_for",
     "fold_runs",
+    "fold_runs_in_stream",
     "stream_for",
 ]
