@@ -12,7 +12,10 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 
+from jobctrl.kernel.store import Database
 from jobctrl.runtime.api.app import ApiConfig, Services, create_app
+from jobctrl.runtime.testing.harness import Harness
+from jobctrl.runtime.testing.server import shared_dev_server
 
 
 def free_port() -> int:
@@ -37,7 +40,9 @@ def run_api(config: ApiConfig) -> Iterator[RunningApi]:
     app = create_app(config)
     port = free_port()
     server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+        uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", timeout_graceful_shutdown=3
+        )
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -57,3 +62,13 @@ def run_api(config: ApiConfig) -> Iterator[RunningApi]:
 @pytest.fixture
 def api(db_url: str) -> Iterator[RunningApi]:
     yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05, keepalive_s=0.3, heartbeat_s=0.6))
+
+
+@pytest.fixture(scope="session")
+def temporal_address(pytestconfig: pytest.Config) -> str:
+    return shared_dev_server(pytestconfig)
+
+
+@pytest.fixture
+def harness(temporal_address: str, database: Database) -> Harness:
+    return Harness(temporal_address, database)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from jobctrl.runtime.commands import demo, schemas, serve
+from jobctrl.runtime.commands import demo, schemas, serve, worker
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="JobCtrl: the durable job-search pipeline."
@@ -16,6 +16,7 @@ app = typer.Typer(
 app.add_typer(schemas.app, name="schemas")
 app.command("demo")(demo.demo)
 app.command("serve")(serve.serve)
+app.command("worker")(worker.worker)
 
 
 def main() -> None:

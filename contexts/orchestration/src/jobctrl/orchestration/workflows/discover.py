@@ -1,0 +1,259 @@
+"""DiscoverWorkflow (``discover-{tenant}``): plan → backlog sweep → source families → terminal
+enrichment → terminal preparation fan-out, with a monotonic progress spine of ``families + 2``.
+
+Failure rule (ADR 0041): each source family is isolated; a failed family is listed in the result
+and the run still succeeds; only when *every* planned family failed does the run fail, with code
+``discovery_source_failed`` and the families' own error codes in its message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from temporalio import workflow
+from temporalio.exceptions import ApplicationError, is_cancelled_exception
+
+from jobctrl.orchestration.workflows import policies
+from jobctrl.orchestration.workflows.contracts import (
+    EnrichmentInput,
+    EnrichmentResult,
+    ExecutionRef,
+    FanoutInput,
+    FanoutResult,
+    PipelineStepChange,
+    PipelineStepsInput,
+    PlanSourcesInput,
+    PlanSourcesResult,
+    ProgressTick,
+    SourceFamilyInput,
+    SourceFamilyResult,
+    StepKind,
+)
+from jobctrl.orchestration.workflows.errors import failure_of
+from jobctrl.orchestration.workflows.lifecycle import now_iso, run_with_lifecycle, spend_preflight
+
+WORKFLOW_TYPE = "DiscoverWorkflow"
+SOURCE_FAILED = "discovery_source_failed"
+
+
+@dataclass(frozen=True)
+class DiscoverWorkflowInput:
+    tenant: str = "local"
+    source_ids: list[str] = field(default_factory=list)
+    limit: int = 0
+    min_score: int = 7
+    family_batch_size: int = 4
+
+
+@dataclass(frozen=True)
+class FailedFamily:
+    family: str
+    error_code: str
+
+
+@dataclass(frozen=True)
+class DiscoverResult:
+    execution: ExecutionRef
+    families: list[str]
+    failed_families: list[FailedFamily]
+    observed_jobs: int
+    preparation_workflows_started: int
+    progress_done: int
+    progress_total: int
+
+
+@dataclass(frozen=True)
+class DiscoverProgress:
+    done: int
+    total: int
+
+
+@workflow.defn(name=WORKFLOW_TYPE)
+class DiscoverWorkflow:
+    def __init__(self) -> None:
+        self._done = 0
+        self._total = 0
+
+    @workflow.query
+    def progress(self) -> DiscoverProgress:
+        return DiscoverProgress(self._done, self._total)
+
+    def _advance(self, to: int) -> None:
+        # The spine only moves forward: parallel families finishing out of order cannot shrink it.
+        self._done = max(self._done, min(to, self._total))
+
+    @workflow.run
+    async def run(self, params: DiscoverWorkflowInput) -> DiscoverResult:
+        info = workflow.info()
+        # Read the identity once: a deterministic workflow id can be started again, the run id cannot.
+        execution = ExecutionRef(params.tenant, info.workflow_id, info.run_id)
+        summary = {"tenant": params.tenant, "sources": ",".join(params.source_ids)[:200]}
+        return await run_with_lifecycle(
+            WORKFLOW_TYPE, params.tenant, summary, lambda: self._discover(params, execution)
+        )
+
+    async def _steps(self, execution: ExecutionRef, *changes: PipelineStepChange) -> None:
+        await workflow.execute_activity(
+            "record_pipeline_steps",
+            PipelineStepsInput(execution, list(changes)),
+            start_to_close_timeout=policies.SHORT,
+            retry_policy=policies.LIFECYCLE,
+        )
+
+    async def _step(self, execution: ExecutionRef, kind: StepKind, key: str, run: object) -> object:
+        """Run one execution-scoped step between PipelineStepStarted and Completed/Failed."""
+        started = workflow.now()
+        await self._steps(execution, PipelineStepChange(kind, key, "started", now_iso()))
+        try:
+            result = await run  # type: ignore[misc]
+        except (Exception, asyncio.CancelledError) as exc:
+            # A started step never stays "running": a cancel closes it as failed with code canceled.
+            cancelled = isinstance(exc, asyncio.CancelledError) or is_cancelled_exception(exc)
+            failure = failure_of(exc)
+            code, retryable = ("canceled", False) if cancelled else (failure.code, failure.retryable)
+            elapsed = int((workflow.now() - started).total_seconds() * 1000)
+            await self._steps(
+                execution,
+                PipelineStepChange(kind, key, "failed", now_iso(), None, code, retryable, elapsed),
+            )
+            raise
+        elapsed = int((workflow.now() - started).total_seconds() * 1000)
+        count = _count_of(result)
+        await self._steps(
+            execution, PipelineStepChange(kind, key, "completed", now_iso(), count, duration_ms=elapsed)
+        )
+        return result
+
+    async def _discover(self, params: DiscoverWorkflowInput, execution: ExecutionRef) -> DiscoverResult:
+        await spend_preflight(params.tenant, WORKFLOW_TYPE)
+        plan = await self._step(
+            execution,
+            "source_planning",
+            "plan",
+            workflow.execute_activity(
+                "plan_discovery_sources",
+                PlanSourcesInput(execution, list(params.source_ids)),
+                result_type=PlanSourcesResult,
+                start_to_close_timeout=policies.HALF_HOUR,
+                heartbeat_timeout=policies.HEARTBEAT,
+                retry_policy=policies.SRC,
+            ),
+        )
+        assert isinstance(plan, PlanSourcesResult)
+        families = list(plan.families)
+        self._total = len(families) + 2  # fixed at plan time: families + enrichment + preparation
+        await self._steps(
+            execution, *(PipelineStepChange("source_family", f, "queued", now_iso()) for f in families)
+        )
+        task_queue = workflow.info().task_queue
+        silent = ProgressTick(0, 0)
+        await self._step(
+            execution,
+            "existing_backlog_sweep",
+            "existing_backlog",
+            self._fanout(execution, "existing_backlog", silent, task_queue),
+        )
+
+        failed: list[FailedFamily] = []
+        messages: list[str] = []
+        observed = 0
+        batch = max(1, params.family_batch_size)
+        for offset in range(0, len(families), batch):
+            chunk = families[offset : offset + batch]
+            outcomes = await asyncio.gather(
+                *(self._family(execution, f, params.limit) for f in chunk), return_exceptions=True
+            )
+            for family, outcome in zip(chunk, outcomes, strict=True):
+                if isinstance(outcome, BaseException):
+                    if isinstance(outcome, asyncio.CancelledError) or is_cancelled_exception(outcome):
+                        raise outcome  # a cancel is the run's, not one family's
+                    failure = failure_of(outcome)
+                    failed.append(FailedFamily(family, failure.code))
+                    messages.append(f"{family}: {failure.code}: {failure.message}")
+                else:
+                    observed += outcome.observed_jobs
+        if families and len(failed) == len(families):
+            # Surface the sources' own errors, not a generic one (ADR 0041).
+            raise ApplicationError(
+                "every source family failed; " + "; ".join(messages), type=SOURCE_FAILED, non_retryable=True
+            )
+
+        n = len(families)
+        await self._step(
+            execution,
+            "enrichment_pass",
+            "terminal",
+            workflow.execute_activity(
+                "discovery_enrichment",
+                EnrichmentInput(execution, ProgressTick(n, self._total)),
+                result_type=EnrichmentResult,
+                start_to_close_timeout=policies.SIX_HOURS,
+                heartbeat_timeout=policies.HEARTBEAT,
+                retry_policy=policies.ENR,
+            ),
+        )
+        self._advance(n + 1)
+        fanout = await self._step(
+            execution,
+            "preparation_fanout",
+            "terminal",
+            self._fanout(execution, "observed_this_run", ProgressTick(n + 1, self._total), task_queue),
+        )
+        assert isinstance(fanout, FanoutResult)
+        self._advance(n + 2)
+        return DiscoverResult(
+            execution=execution,
+            families=families,
+            failed_families=failed,
+            observed_jobs=observed,
+            preparation_workflows_started=fanout.started_workflows,
+            progress_done=self._done,
+            progress_total=self._total,
+        )
+
+    async def _fanout(
+        self, execution: ExecutionRef, cohort: str, tick: ProgressTick, task_queue: str
+    ) -> FanoutResult:
+        result: FanoutResult = await workflow.execute_activity(
+            "discovery_preparation_fanout",
+            FanoutInput(execution, cohort, tick, task_queue),  # type: ignore[arg-type]
+            result_type=FanoutResult,
+            start_to_close_timeout=policies.HALF_HOUR,
+            heartbeat_timeout=policies.HEARTBEAT,
+            retry_policy=policies.SRC,
+        )
+        return result
+
+    async def _family(self, execution: ExecutionRef, family: str, limit: int) -> SourceFamilyResult:
+        try:
+            result = await self._step(
+                execution,
+                "source_family",
+                family,
+                workflow.execute_activity(
+                    "discovery_source_family",
+                    SourceFamilyInput(execution, family, ProgressTick(self._done, self._total), limit),
+                    result_type=SourceFamilyResult,
+                    start_to_close_timeout=policies.SIX_HOURS,
+                    heartbeat_timeout=policies.HEARTBEAT,
+                    retry_policy=policies.SRC,
+                ),
+            )
+        finally:
+            # A family advances the spine whether it succeeded or failed: it is finished either way.
+            self._advance(self._done + 1)
+        assert isinstance(result, SourceFamilyResult)
+        return result
+
+
+def _count_of(result: object) -> int | None:
+    if isinstance(result, PlanSourcesResult):
+        return len(result.families)
+    if isinstance(result, SourceFamilyResult):
+        return result.observed_jobs
+    if isinstance(result, EnrichmentResult):
+        return result.enriched_jobs
+    if isinstance(result, FanoutResult):
+        return result.started_workflows
+    return None

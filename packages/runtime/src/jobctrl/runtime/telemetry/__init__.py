@@ -1,0 +1,1 @@
+"""Runtime telemetry: the activity interceptor and the worker heartbeat row."""

@@ -1,0 +1,148 @@
+"""The worker composition root: build one Temporal worker, reconcile at start-up, heartbeat.
+
+Start-up order (runtime reference §1.8, minus the browser preflight and legacy repair which belong to
+other contexts): reconcile the discovery schedule (only here), reconcile runs, reconcile the auto-apply
+loop, build the worker, write the first heartbeat, start the 15 s heartbeat loop, run the worker.
+Each heartbeat tick writes the row, then runs the run reconciler and the auto-apply reconciler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from temporalio.client import Client
+from temporalio.worker import Worker
+from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
+
+from jobctrl.kernel.clock import Clock, SystemClock
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.workflows import WORKFLOWS
+from jobctrl.runtime.activities import ActivityDeps, ActivityFn, build_activities
+from jobctrl.runtime.activities.ports import SpendStatusPort
+from jobctrl.runtime.reconcile.auto_apply import reconcile_auto_apply_loop
+from jobctrl.runtime.reconcile.runs import reconcile_runs
+from jobctrl.runtime.reconcile.schedule import reconcile_discovery_schedule
+from jobctrl.runtime.settings import SettingsSource
+from jobctrl.runtime.telemetry import heartbeat
+from jobctrl.runtime.telemetry.interceptor import ActivityRuntimeTelemetryInterceptor, RuntimeTelemetry
+
+log = logging.getLogger(__name__)
+
+
+def sandbox_runner() -> SandboxedWorkflowRunner:
+    # jobctrl is passed through: its modules are import-side-effect free and deterministic to share.
+    return SandboxedWorkflowRunner(
+        restrictions=SandboxRestrictions.default.with_passthrough_modules("jobctrl")
+    )
+
+
+def build_worker(
+    client: Client,
+    *,
+    task_queue: str,
+    deps: ActivityDeps,
+    slots: int,
+    telemetry: RuntimeTelemetry,
+    executor: ThreadPoolExecutor,
+    overrides: Iterable[ActivityFn] = (),
+) -> Worker:
+    return Worker(
+        client,
+        task_queue=task_queue,
+        workflows=list(WORKFLOWS),
+        activities=build_activities(deps, overrides),
+        activity_executor=executor,
+        max_concurrent_activities=slots,
+        interceptors=[ActivityRuntimeTelemetryInterceptor(telemetry)],
+        workflow_runner=sandbox_runner(),
+    )
+
+
+@dataclass
+class WorkerRuntime:
+    """Everything one running worker owns; ``run`` blocks until ``stop`` (or cancellation)."""
+
+    client: Client
+    db: Database
+    store: EventStore
+    settings: SettingsSource
+    spend: SpendStatusPort
+    task_queue: str
+    namespace: str = "default"
+    overrides: Iterable[ActivityFn] = ()
+    clock: Clock = field(default_factory=SystemClock)
+    heartbeat_interval_s: float = heartbeat.INTERVAL_SECONDS
+    tenant: str = "local"
+    telemetry: RuntimeTelemetry = field(default_factory=RuntimeTelemetry)
+
+    def __post_init__(self) -> None:
+        self._stop = asyncio.Event()
+        self.ready = asyncio.Event()  # set once the worker polls and the first heartbeat is written
+        self.identity: heartbeat.RuntimeIdentity | None = None
+
+    async def startup(self) -> None:
+        settings = self.settings.load()
+        heartbeat.create_table(self.db)
+        url = self.db.engine.url
+        db_path = url.database or "" if self.db.is_sqlite else url.render_as_string(hide_password=True)
+        self.identity = heartbeat.RuntimeIdentity.current(
+            app_dir=str(Path(db_path).parent) if self.db.is_sqlite else "",
+            db_path=db_path,
+            task_queue=self.task_queue,
+            slots=settings.slots,
+            now=self.clock.now(),
+        )
+        await reconcile_discovery_schedule(self.client, settings, self.task_queue, self.tenant)
+        await reconcile_runs(self.client, self.store, self.clock)
+        await reconcile_auto_apply_loop(
+            self.client, settings, self.store, self.spend, self.task_queue, self.tenant
+        )
+
+    async def tick(self) -> None:
+        """One heartbeat: the row first (liveness), then the reconcilers (a failure is logged, not fatal)."""
+        assert self.identity is not None
+        observation = await heartbeat.observe_task_queue(self.client, self.namespace, self.task_queue)
+        await asyncio.to_thread(
+            heartbeat.write_heartbeat, self.db, self.identity, self.telemetry, self.clock.now(), observation
+        )
+        try:
+            await reconcile_runs(self.client, self.store, self.clock)
+            await reconcile_auto_apply_loop(
+                self.client, self.settings.load(), self.store, self.spend, self.task_queue, self.tenant
+            )
+        except Exception:
+            log.exception("heartbeat reconciliation failed; retrying next tick")
+
+    async def _heartbeats(self) -> None:
+        while not self._stop.is_set():
+            try:
+                await asyncio.wait_for(self._stop.wait(), timeout=self.heartbeat_interval_s)
+            except TimeoutError:
+                await self.tick()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    async def run(self) -> None:
+        await self.startup()
+        slots = self.settings.load().slots
+        deps = ActivityDeps(store=self.store, spend=self.spend, client=self.client, clock=self.clock)
+        with ThreadPoolExecutor(max_workers=slots + 2, thread_name_prefix="jobctrl-activity") as executor:
+            worker = build_worker(
+                self.client,
+                task_queue=self.task_queue,
+                deps=deps,
+                slots=slots,
+                telemetry=self.telemetry,
+                executor=executor,
+                overrides=self.overrides,
+            )
+            async with worker:
+                await self.tick()
+                self.ready.set()
+                await self._heartbeats()

@@ -1,0 +1,100 @@
+"""Pure pieces of the runtime: ids, error mapping, the spend rule, safe telemetry ids."""
+
+from __future__ import annotations
+
+import re
+
+from temporalio.exceptions import ActivityError, ApplicationError, RetryState
+
+from jobctrl.kernel.errors import BudgetExceededError, MissingInputError, SourceUnavailableError
+from jobctrl.orchestration.workflows import policies
+from jobctrl.orchestration.workflows.errors import failure_of, to_application_error
+from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
+from jobctrl.runtime.activities.ports import SpendStatus
+from jobctrl.runtime.telemetry.interceptor import (
+    DETAIL_LIMIT,
+    RuntimeTelemetry,
+    safe_run_id,
+    safe_workflow_id,
+)
+
+
+def test_preparation_key_is_stable_and_sensitive_to_every_part() -> None:
+    base = preparation_idempotency_key("local", "job-1", "score_job", 3, "evt-1")
+    assert base == preparation_idempotency_key("local", "job-1", "score_job", 3, "evt-1")
+    assert re.fullmatch(r"preparation:[0-9a-f]{64}", base)
+    variants = [
+        ("other", "job-1", "score_job", 3, "evt-1"),
+        ("local", "job-2", "score_job", 3, "evt-1"),
+        ("local", "job-1", "tailor_resume", 3, "evt-1"),
+        ("local", "job-1", "score_job", 4, "evt-1"),
+        ("local", "job-1", "score_job", None, "evt-1"),
+        ("local", "job-1", "score_job", 3, "evt-2"),
+    ]
+    assert len({preparation_idempotency_key(*v) for v in variants} | {base}) == 7
+    assert preparation_workflow_id(base) == f"prep-{base}"
+    # length-prefixed parts: shifting a character between parts changes the key
+    assert preparation_idempotency_key("a", "bc", "k", 1, "e") != preparation_idempotency_key(
+        "ab", "c", "k", 1, "e"
+    )
+
+
+def test_kernel_errors_map_to_application_errors_with_the_class_flag() -> None:
+    budget = to_application_error(BudgetExceededError("over"))
+    assert (budget.type, budget.non_retryable) == ("budget_exceeded", True)
+    missing = to_application_error(MissingInputError("no profile"))
+    assert (missing.type, missing.non_retryable) == ("missing_input", True)
+    source = to_application_error(SourceUnavailableError("503"))
+    assert (source.type, source.non_retryable) == ("source_unavailable", False)
+    bug = to_application_error(ValueError("boom"))
+    assert (bug.type, bug.non_retryable) == ("unclassified", False)
+
+
+def test_non_retryable_codes_are_in_every_named_policy() -> None:
+    for policy in (policies.SRC, policies.ENR, policies.SCORE, policies.TAIL, policies.COVER):
+        assert set(policy.non_retryable_error_types or []) >= {
+            "configuration", "authentication", "missing_input", "budget_exceeded",
+        }  # fmt: skip
+    assert policies.PREFLIGHT.maximum_attempts == 1
+
+
+def test_failure_of_reads_the_code_through_an_activity_error() -> None:
+    cause = ApplicationError("lever down", type="source_unavailable", non_retryable=False)
+    wrapped = ActivityError(
+        "activity failed", scheduled_event_id=1, started_event_id=2, identity="w", activity_type="x",
+        activity_id="1", retry_state=RetryState.MAXIMUM_ATTEMPTS_REACHED,
+    )  # fmt: skip
+    wrapped.__cause__ = cause
+    assert failure_of(wrapped).code == "source_unavailable"
+    assert failure_of(wrapped).retryable is True
+    assert failure_of(ValueError("x")).code == "unclassified"
+
+
+def test_spend_ceiling_rule() -> None:
+    assert SpendStatus(25.0, 25.0).exhausted
+    assert SpendStatus(30.0, 25.0).exhausted
+    assert not SpendStatus(24.99, 25.0).exhausted
+    assert not SpendStatus(1000.0, 0.0).exhausted  # 0 means unlimited
+
+
+def test_unsafe_ids_become_opaque_and_safe_ones_survive() -> None:
+    assert safe_workflow_id("discover-local") == "discover-local"
+    prep = "prep-preparation:" + "a" * 64
+    assert safe_workflow_id(prep) == prep
+    assert safe_workflow_id("prep-https://x.example/a").startswith("opaque-")
+    run = "01a22aff-28e4-77db-b012-40c6878d3f15"
+    assert safe_run_id(run) == run
+    assert safe_run_id("not a uuid").startswith("opaque-")
+
+
+def test_details_are_capped_oldest_first_with_an_exact_total() -> None:
+    telemetry = RuntimeTelemetry()
+    seqs = [telemetry.begin("score_job", "discover-local", "r", 1) for _ in range(DETAIL_LIMIT + 5)]
+    telemetry.begin("apply", "apply-auto-local", "r", 1)
+    snap = telemetry.snapshot()
+    assert snap.active_count == DETAIL_LIMIT + 6
+    assert snap.details_total == DETAIL_LIMIT + 5 and snap.truncated
+    assert len(snap.details) == DETAIL_LIMIT
+    assert snap.per_kind == {"other": 1, "score_job": DETAIL_LIMIT + 5}
+    telemetry.end(seqs[0], succeeded=True)
+    assert telemetry.snapshot().durations["score_job"]["count"] == 1
