@@ -49,7 +49,7 @@ PROFILE = ApplicantProfile(full_name="Ada Lovelace", email="ada@example.org", ph
 
 
 # -- session resources ------------------------------------------------------------------------------
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
