@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -391,6 +392,64 @@ def generate(
     yield from _interleave(rng, stories)
 
 
+class LogWriter:
+    """Writes generated events as ``job_events`` rows, in as many calls as wanted: stream versions and
+    event ids continue where the previous call stopped."""
+
+    def __init__(
+        self,
+        emitted: Iterator[Emitted],
+        *,
+        corrupt_every: int = 0,
+        extra_key_every: int = 0,
+        namespace: str = "gen",
+    ) -> None:
+        self._emitted = emitted
+        self._corrupt_every = corrupt_every
+        self._extra_key_every = extra_key_every
+        self._namespace = namespace
+        self._versions: dict[str, int] = {}
+        self._n = 0
+
+    def write(self, db: Database, limit: int | None = None, chunk: int = 5000) -> int:
+        rows: list[dict[str, Any]] = []
+        written = 0
+        for event, story, wf, run in islice(self._emitted, limit):
+            rows.append(self._row(event, story, wf, run))
+            if len(rows) >= chunk:
+                written += _flush(db, rows)
+        return written + _flush(db, rows)
+
+    def _row(self, event: DomainEvent, story: str, wf: str | None, run: str | None) -> dict[str, Any]:
+        self._n += 1
+        n = self._n
+        stream = f"{self._namespace}:{story}"
+        version = self._versions.get(stream, 0) + 1
+        self._versions[stream] = version
+        payload = _enc.encode(event).decode()
+        event_type = event.event_type
+        if self._extra_key_every and n % self._extra_key_every == 0:
+            payload = payload[:-1] + ',"notInSchema":"dropped"}'
+        if self._corrupt_every and n % self._corrupt_every == 0:
+            payload, event_type = ('{"jobId": 5}', event_type) if n % 2 else (payload, "NoSuchEvent")
+        event_id = f"{self._namespace}-{n}"
+        meta: dict[str, Any] = {"eventId": event_id}
+        if wf is not None:
+            meta |= {"workflowId": wf, "runId": run, "attempt": 1}
+        return {
+            "event_id": event_id,
+            "stream_id": stream,
+            "stream_version": version,
+            "event_type": event_type,
+            "schema_version": 1,
+            "tenant_id": "local",
+            "job_id": getattr(event, "job_id", None),
+            "occurred_at": isoformat(START + timedelta(seconds=n)),
+            "payload": payload,
+            "metadata": _enc.encode(meta).decode(),
+        }
+
+
 def write_log(
     db: Database,
     emitted: Iterator[Emitted],
@@ -398,46 +457,13 @@ def write_log(
     limit: int | None = None,
     corrupt_every: int = 0,
     extra_key_every: int = 0,
-    chunk: int = 5000,
     namespace: str = "gen",
 ) -> int:
-    """Insert generated events as ``job_events`` rows; returns how many rows were written."""
-    versions: dict[str, int] = {}
-    rows: list[dict[str, Any]] = []
-    written = 0
-    for n, (event, story, wf, run) in enumerate(emitted, start=1):
-        if limit is not None and written + len(rows) >= limit:
-            break
-        stream = f"{namespace}:{story}"
-        version = versions.get(stream, 0) + 1
-        versions[stream] = version
-        payload = _enc.encode(event).decode()
-        event_type = event.event_type
-        if extra_key_every and n % extra_key_every == 0:
-            payload = payload[:-1] + ',"notInSchema":"dropped"}'
-        if corrupt_every and n % corrupt_every == 0:
-            payload, event_type = ('{"jobId": 5}', event_type) if n % 2 else (payload, "NoSuchEvent")
-        meta: dict[str, Any] = {"eventId": f"{namespace}-{n}"}
-        if wf is not None:
-            meta |= {"workflowId": wf, "runId": run, "attempt": 1}
-        rows.append(
-            {
-                "event_id": f"{namespace}-{n}",
-                "stream_id": stream,
-                "stream_version": version,
-                "event_type": event_type,
-                "schema_version": 1,
-                "tenant_id": "local",
-                "job_id": getattr(event, "job_id", None),
-                "occurred_at": isoformat(START + timedelta(seconds=n)),
-                "payload": payload,
-                "metadata": _enc.encode(meta).decode(),
-            }
-        )
-        if len(rows) >= chunk:
-            written += _flush(db, rows)
-    written += _flush(db, rows)
-    return written
+    """Write (up to ``limit``) generated events in one go; returns how many rows were written."""
+    writer = LogWriter(
+        emitted, corrupt_every=corrupt_every, extra_key_every=extra_key_every, namespace=namespace
+    )
+    return writer.write(db, limit)
 
 
 def _flush(db: Database, rows: list[dict[str, Any]]) -> int:
