@@ -10,7 +10,7 @@ is half-applied.  Unknown payload keys are dropped by the decoder and never reac
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -22,7 +22,8 @@ from jobctrl.kernel.registry import EventRegistry, EventValidationError, Unknown
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.model import EventInfo, Fold, Projection
 from jobctrl.projections.schema import projection_skipped_events
-from jobctrl.projections.sqlutil import insert_ignore_statement, key_of, load_rows, upsert_statement
+from jobctrl.projections.sqlutil import insert_ignore_statement
+from jobctrl.projections.tableio import TableIO
 
 REASON_LIMIT = 500
 
@@ -40,11 +41,18 @@ LogRow = tuple[int, str, int, str, str, str, str]
 
 
 def read_log(conn: Connection, after: int, limit: int, up_to: int | None = None) -> list[LogRow]:
-    query = sa.select(*LOG_COLUMNS).where(job_events.c.position > after)
-    if up_to is not None:
-        query = query.where(job_events.c.position <= up_to)
-    rows = conn.execute(query.order_by(job_events.c.position).limit(limit)).all()
-    return cast(list[LogRow], [tuple(r) for r in rows])
+    """Up to ``limit`` rows after ``after`` (and at most ``up_to``), in position order."""
+    mark = "?" if conn.dialect.name == "sqlite" else "%s"
+    names = ", ".join(c.name for c in LOG_COLUMNS)
+    bound = f" AND position <= {mark}" if up_to is not None else ""
+    sql = f"SELECT {names} FROM job_events WHERE position > {mark}{bound} ORDER BY position LIMIT {mark}"
+    params = (after, up_to, limit) if up_to is not None else (after, limit)
+    cursor = conn.connection.cursor()
+    try:
+        cursor.execute(sql, params)
+        return cast(list[LogRow], cursor.fetchall())
+    finally:
+        cursor.close()
 
 
 class Skipped(msgspec.Struct, frozen=True):
@@ -69,6 +77,9 @@ class RowCache:
             self.rows.clear()
 
 
+Dispatch = tuple[tuple[str, Callable[[Any, EventInfo], Hashable], Callable[[Any, Any, EventInfo], Any]], ...]
+
+
 class FoldEngine:
     def __init__(self, registry: EventRegistry, projections: Sequence[Projection]) -> None:
         self.registry = registry
@@ -77,8 +88,25 @@ class FoldEngine:
         for projection in self.projections:
             for fold in projection.folds:
                 by_type[fold.event.event_type].append(fold)
-        self._folds: dict[str, tuple[Fold[Any, Any], ...]] = {k: tuple(v) for k, v in by_type.items()}
+        # Per event type: (table name, key, apply) of each fold, resolved once.
+        self._dispatch: dict[str, Dispatch] = {
+            k: tuple((f.target.name, f.key, f.apply) for f in v) for k, v in by_type.items()
+        }
         self.tables = {t.name: t for p in self.projections for t in p.tables}
+        # Direct decoders for folded types at their current schema version (older versions go through
+        # the registry, which upcasts).
+        self._decoders: dict[str, tuple[int, msgspec.json.Decoder[Any]]] = {
+            name: (cls.schema_version, msgspec.json.Decoder(cls))
+            for name in self._dispatch
+            for cls in (registry.class_for(name),)
+        }
+        self._io: dict[tuple[str, str], TableIO] = {}
+
+    def _table_io(self, table: sa.Table, dialect: str) -> TableIO:
+        io = self._io.get((table.name, dialect))
+        if io is None:
+            io = self._io[(table.name, dialect)] = TableIO(table, dialect)
+        return io
 
     def fold(
         self,
@@ -91,38 +119,40 @@ class FoldEngine:
     ) -> list[Skipped]:
         """Fold ``log`` (ascending positions) into ``targets`` (logical table name → physical table)."""
         decoded, skipped = self._decode(log)
+        dialect = conn.dialect.name
         known = cache.rows if cache is not None else defaultdict(dict)
         wanted: dict[str, set[Hashable]] = defaultdict(set)
-        for event, info, folds in decoded:
-            for fold in folds:
-                name = fold.target.name
-                key = fold.key(event, info)
+        keyed: list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]] = []
+        for event, info, dispatch in decoded:
+            steps = []
+            for name, key_of, apply in dispatch:
+                key = key_of(event, info)
+                steps.append((name, key, apply))
                 if key not in known[name]:
                     wanted[name].add(key)
+            keyed.append((event, info, steps))
         for name, keys in wanted.items():
-            table = targets[name]
+            io = self._table_io(targets[name], dialect)
             row_cls = self.tables[name].row
             store = known[name]
             for key in keys:
                 store[key] = None
-            for record in load_rows(conn, table, list(keys)):
-                store[key_of(table, record)] = row_cls(**record._mapping)
+            for record in io.load(conn, list(keys)):
+                store[io.key_of(record)] = row_cls(*record)
         dirty: dict[str, dict[Hashable, Any]] = defaultdict(dict)
-        for event, info, folds in decoded:
-            for fold in folds:
-                name = fold.target.name
+        for event, info, steps in keyed:
+            for name, key, apply in steps:
                 rows = known[name]
-                key = fold.key(event, info)
                 before = rows[key]
-                after = fold.apply(before, event, info)
+                after = apply(before, event, info)
                 if after is not before and after is not None:
                     rows[key] = after
                     dirty[name][key] = after
+        astuple = msgspec.structs.astuple
         for name, changed in dirty.items():
             if changed:
-                conn.execute(
-                    upsert_statement(conn, targets[name]),
-                    [msgspec.structs.asdict(row) for row in changed.values()],
+                self._table_io(targets[name], dialect).upsert(
+                    conn, [astuple(row) for row in changed.values()]
                 )
         if skipped:
             conn.execute(
@@ -141,23 +171,36 @@ class FoldEngine:
             cache.trim()
         return skipped
 
-    def _decode(
-        self, log: Sequence[LogRow]
-    ) -> tuple[list[tuple[Any, EventInfo, tuple[Fold[Any, Any], ...]]], list[Skipped]]:
-        decoded: list[tuple[Any, EventInfo, tuple[Fold[Any, Any], ...]]] = []
+    def _decode(self, log: Sequence[LogRow]) -> tuple[list[tuple[Any, EventInfo, Dispatch]], list[Skipped]]:
+        decoded: list[tuple[Any, EventInfo, Dispatch]] = []
         skipped: list[Skipped] = []
-        folds_for = self._folds
+        dispatch_for = self._dispatch
+        decoders = self._decoders
         registry = self.registry
         for position, event_type, schema_version, tenant_id, occurred_at, payload, meta in log:
-            folds = folds_for.get(event_type)
-            if folds is None:
+            dispatch = dispatch_for.get(event_type)
+            if dispatch is None:
                 if event_type not in registry:
                     skipped.append(Skipped(position, event_type, f"unknown eventType {event_type[:80]!r}"))
                 continue  # a registered type no read model folds (see coverage.NOT_PROJECTED)
+            version, decoder = decoders[event_type]
             try:
-                event = registry.decode_payload(event_type, cast(bytes, payload), schema_version, position)
+                if schema_version == version:
+                    event = decoder.decode(payload)
+                else:
+                    event = registry.decode_payload(
+                        event_type, cast(bytes, payload), schema_version, position
+                    )
+            except msgspec.ValidationError as exc:
+                skipped.append(Skipped(position, event_type, f"{event_type}: {exc}"[:REASON_LIMIT]))
+                continue
+            except msgspec.DecodeError as exc:
+                skipped.append(
+                    Skipped(position, event_type, f"{event_type}: malformed JSON: {exc}"[:REASON_LIMIT])
+                )
+                continue
             except (EventValidationError, UnknownEventType) as exc:
                 skipped.append(Skipped(position, event_type, str(exc)[:REASON_LIMIT]))
                 continue
-            decoded.append((event, EventInfo(position, event_type, tenant_id, occurred_at, meta), folds))
+            decoded.append((event, EventInfo(position, event_type, tenant_id, occurred_at, meta), dispatch))
         return decoded, skipped

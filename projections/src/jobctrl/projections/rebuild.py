@@ -77,11 +77,10 @@ def rebuild(
     cache = RowCache()
     position, events, skipped = 0, 0, 0
     while True:
-        with db.read() as conn:
-            batch = read_log(conn, position, batch_size, up_to=target)
-        if not batch:
-            break
         with db.write() as conn:
+            batch = read_log(conn, position, batch_size, up_to=target)
+            if not batch:
+                break
             skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
         position = batch[-1][0]
         events += len(batch)

@@ -22,7 +22,7 @@ from typing import Any
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.projections.coverage import OPERATIONS
-from jobctrl.projections.engine import FoldEngine, Skipped, read_log
+from jobctrl.projections.engine import FoldEngine, read_log
 from jobctrl.projections.healing import heal
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
@@ -90,15 +90,14 @@ class ProjectionRunner:
         """Fold one batch; returns how many log rows it consumed (0 when caught up)."""
         if not self._prepared:
             self.prepare()
-        with self.db.read() as conn:
+        # One connection and one transaction per batch: read after the watermark, advance it by
+        # compare-and-swap, fold, commit.
+        with self.db.write() as conn:
             start = read_watermark(conn, self.watermark)
             batch = read_log(conn, start, self.batch_size)
-        if not batch:
-            return 0
-        end = batch[-1][0]
-        skipped: list[Skipped] = []
-        with self.db.write() as conn:
-            if not advance_watermark(conn, self.watermark, start, end):
+            if not batch:
+                return 0
+            if not advance_watermark(conn, self.watermark, start, batch[-1][0]):
                 # Someone else (another runner, a rebuild swap) moved it: drop this batch, re-read.
                 self.stats.conflicts += 1
                 return 0

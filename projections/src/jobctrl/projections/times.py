@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from jobctrl.kernel.clock import isoformat, parse_instant
 
 
-@lru_cache(maxsize=4096)
 def utc_or_none(value: str | None) -> str | None:
     """Normalise an event's time; an unparseable value becomes ``None`` rather than raw text."""
     if value is None:

@@ -98,38 +98,41 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str, str]:
     return (info.tenant_id, event.job_id, event.stage)
 
 
-def _base(row: StageStateRow | None, event: Any, info: EventInfo) -> StageStateRow:
-    if row is not None:
-        return msgspec.structs.replace(
-            row, last_event_position=info.position, updated_at=utc_or_none(info.occurred_at)
+def _next(row: StageStateRow | None, event: Any, info: EventInfo, **changes: Any) -> StageStateRow:
+    """``row`` (or a fresh pending row) with ``changes`` and the event's position and time: one copy."""
+    if row is None:
+        row = StageStateRow(
+            tenant_id=info.tenant_id,
+            job_id=event.job_id,
+            stage=event.stage,
+            state="pending",
+            attempts=0,
+            max_attempts=MAX_ATTEMPTS[event.stage],
+            started_at=None,
+            finished_at=None,
+            duration_ms=None,
+            error_code=None,
+            retryable=None,
+            blocked_by_json="[]",
+            skip_reason=None,
+            next_action="run",
+            owner_workflow_id=None,
+            owner_run_id=None,
+            owner_attempt=None,
+            last_event_position=info.position,
+            updated_at=None,
         )
-    return StageStateRow(
-        tenant_id=info.tenant_id,
-        job_id=event.job_id,
-        stage=event.stage,
-        state="pending",
-        attempts=0,
-        max_attempts=MAX_ATTEMPTS[event.stage],
-        started_at=None,
-        finished_at=None,
-        duration_ms=None,
-        error_code=None,
-        retryable=None,
-        blocked_by_json="[]",
-        skip_reason=None,
-        next_action="run",
-        owner_workflow_id=None,
-        owner_run_id=None,
-        owner_attempt=None,
-        last_event_position=info.position,
-        updated_at=utc_or_none(info.occurred_at),
+    return msgspec.structs.replace(
+        row, last_event_position=info.position, updated_at=utc_or_none(info.occurred_at), **changes
     )
 
 
 def on_started(row: StageStateRow | None, event: StageStarted, info: EventInfo) -> StageStateRow:
     meta = info.meta
-    return msgspec.structs.replace(
-        _base(row, event, info),
+    return _next(
+        row,
+        event,
+        info,
         state="running",
         attempts=event.attempt_number,
         started_at=utc_or_none(event.started_at),
@@ -147,8 +150,10 @@ def on_started(row: StageStateRow | None, event: StageStarted, info: EventInfo) 
 
 
 def on_completed(row: StageStateRow | None, event: StageCompleted, info: EventInfo) -> StageStateRow:
-    return msgspec.structs.replace(
-        _base(row, event, info),
+    return _next(
+        row,
+        event,
+        info,
         state="succeeded",
         finished_at=utc_or_none(event.finished_at),
         duration_ms=event.duration_ms,
@@ -159,11 +164,13 @@ def on_completed(row: StageStateRow | None, event: StageCompleted, info: EventIn
 
 
 def on_failed(row: StageStateRow | None, event: StageFailed, info: EventInfo) -> StageStateRow:
-    base = _base(row, event, info)
-    attempts = max(base.attempts, event.attempt_number)
-    budget_left = base.max_attempts is None or attempts < base.max_attempts
-    return msgspec.structs.replace(
-        base,
+    attempts = max(row.attempts if row is not None else 0, event.attempt_number)
+    limit = MAX_ATTEMPTS[event.stage] if row is None else row.max_attempts
+    budget_left = limit is None or attempts < limit
+    return _next(
+        row,
+        event,
+        info,
         state="failed",
         attempts=attempts,
         finished_at=utc_or_none(info.occurred_at),
@@ -174,8 +181,10 @@ def on_failed(row: StageStateRow | None, event: StageFailed, info: EventInfo) ->
 
 
 def on_exhausted(row: StageStateRow | None, event: StageExhausted, info: EventInfo) -> StageStateRow:
-    return msgspec.structs.replace(
-        _base(row, event, info),
+    return _next(
+        row,
+        event,
+        info,
         state="exhausted",
         attempts=event.attempt_count,
         max_attempts=event.max_attempts,
@@ -185,11 +194,13 @@ def on_exhausted(row: StageStateRow | None, event: StageExhausted, info: EventIn
 
 
 def on_reset(row: StageStateRow | None, event: StageReset, info: EventInfo) -> StageStateRow:
-    base = _base(row, event, info)
-    return msgspec.structs.replace(
-        base,
+    attempts = 0 if event.reset_attempts or row is None else row.attempts
+    return _next(
+        row,
+        event,
+        info,
         state="pending",
-        attempts=0 if event.reset_attempts else base.attempts,
+        attempts=attempts,
         max_attempts=MAX_ATTEMPTS[event.stage],
         finished_at=None,
         duration_ms=None,
@@ -205,8 +216,10 @@ def on_reset(row: StageStateRow | None, event: StageReset, info: EventInfo) -> S
 
 
 def on_blocked(row: StageStateRow | None, event: StageBlocked, info: EventInfo) -> StageStateRow:
-    return msgspec.structs.replace(
-        _base(row, event, info),
+    return _next(
+        row,
+        event,
+        info,
         state="blocked",
         blocked_by_json=_encoder.encode(sorted(set(event.blocked_by))).decode(),
         next_action="await_upstream",
@@ -214,17 +227,16 @@ def on_blocked(row: StageStateRow | None, event: StageBlocked, info: EventInfo) 
 
 
 def on_skipped(row: StageStateRow | None, event: StageSkipped, info: EventInfo) -> StageStateRow:
-    return msgspec.structs.replace(
-        _base(row, event, info),
-        state="skipped",
-        skip_reason=bound_text(event.reason, 500),
-        next_action="none",
+    return _next(
+        row, event, info, state="skipped", skip_reason=bound_text(event.reason, 500), next_action="none"
     )
 
 
 def on_canceled(row: StageStateRow | None, event: StageCanceled, info: EventInfo) -> StageStateRow:
-    return msgspec.structs.replace(
-        _base(row, event, info),
+    return _next(
+        row,
+        event,
+        info,
         state="canceled",
         finished_at=utc_or_none(event.canceled_at),
         next_action="run",

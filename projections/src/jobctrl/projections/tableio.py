@@ -1,0 +1,67 @@
+"""Fast row I/O for the fold engine, on the DBAPI cursor under SQLAlchemy's connection.
+
+The fold's hot path moves many small rows; SQLAlchemy's per-row parameter processing cost more than
+the database work, so these statements are plain SQL built once per table and dialect and executed
+with tuples.  Rows come back as tuples in column order, which is the field order of the row Struct
+(``ReadModelTable.check_shape`` holds it).  Note: SQLite hands booleans back as 0/1; folds only test
+them for truth, and every read outside the engine goes through SQLAlchemy, which converts them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, cast
+
+import sqlalchemy as sa
+from sqlalchemy import Connection
+
+_CHUNK = 400
+
+
+class TableIO:
+    def __init__(self, table: sa.Table, dialect: str) -> None:
+        self.table = table
+        self._mark = "?" if dialect == "sqlite" else "%s"
+        columns = [c.name for c in table.columns]
+        self.pk_index = [columns.index(c.name) for c in table.primary_key.columns]
+        self._pk_names = [c.name for c in table.primary_key.columns]
+        names = ", ".join(columns)
+        marks = ", ".join(self._mark for _ in columns)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in self._pk_names)
+        self.upsert_sql = (
+            f"INSERT INTO {table.name} ({names}) VALUES ({marks}) "
+            f"ON CONFLICT ({', '.join(self._pk_names)}) DO UPDATE SET {updates}"
+        )
+        self._select = f"SELECT {names} FROM {table.name} WHERE "
+
+    def key_of(self, row: Sequence[Any]) -> Hashable:
+        if len(self.pk_index) == 1:
+            key: Hashable = row[self.pk_index[0]]
+            return key
+        return tuple(row[i] for i in self.pk_index)
+
+    def load(self, conn: Connection, keys: Sequence[Hashable]) -> list[tuple[Any, ...]]:
+        cursor = conn.connection.cursor()
+        found: list[tuple[Any, ...]] = []
+        try:
+            for start in range(0, len(keys), _CHUNK):
+                chunk = keys[start : start + _CHUNK]
+                if len(self._pk_names) == 1:
+                    where = f"{self._pk_names[0]} IN ({', '.join(self._mark for _ in chunk)})"
+                    params: list[Any] = list(chunk)
+                else:
+                    one = "(" + ", ".join(self._mark for _ in self._pk_names) + ")"
+                    where = f"({', '.join(self._pk_names)}) IN (VALUES {', '.join(one for _ in chunk)})"
+                    params = [part for key in chunk for part in cast(tuple[Any, ...], key)]
+                cursor.execute(self._select + where, params)
+                found.extend(cursor.fetchall())
+        finally:
+            cursor.close()
+        return found
+
+    def upsert(self, conn: Connection, rows: list[tuple[Any, ...]]) -> None:
+        cursor = conn.connection.cursor()
+        try:
+            cursor.executemany(self.upsert_sql, rows)
+        finally:
+            cursor.close()
