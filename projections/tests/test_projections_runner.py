@@ -63,7 +63,7 @@ def test_a_failing_batch_leaves_neither_rows_nor_watermark(
 ) -> None:
     append([_started("j1")])
     runner = ProjectionRunner(database, reg, [stage_states.PROJECTION, BROKEN])
-    with pytest.raises(Exception, match="never_created"):  # noqa: B017 - sqlite3 or psycopg error
+    with pytest.raises(Exception, match="never_created"):  # a sqlite3 or psycopg error
         runner.step()
     with database.read() as conn:
         assert read_watermark(conn, "operations") == 0
