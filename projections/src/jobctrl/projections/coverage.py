@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.projections.model import Projection
-from jobctrl.projections.read_models import dashboard, pipeline_steps, stage_states, workflow_runs
+from jobctrl.projections.read_models import (
+    apply_runs,
+    contacts,
+    dashboard,
+    job_detail,
+    job_list,
+    pipeline_steps,
+    stage_states,
+    workflow_runs,
+)
 
 # Folded under the shared ``operations`` watermark, in this order within a batch.
 OPERATIONS: tuple[Projection, ...] = (
@@ -17,25 +26,23 @@ OPERATIONS: tuple[Projection, ...] = (
     pipeline_steps.PROJECTION,
     stage_states.PROJECTION,
     dashboard.PROJECTION,
+    job_list.PROJECTION,
+    job_detail.PROJECTION,
+    apply_runs.PROJECTION,
+    contacts.CONTACTS_PROJECTION,
+    contacts.TASKS_PROJECTION,
 )
 
 _LATER = "its context's read model ({}) is not built yet; it lands with that context's issue"
 _JOB_VIEWS = _LATER.format("job_list/job_detail_projections")
 _SOURCES = _LATER.format("source-quality read model")
-_APPLY = _LATER.format("apply_run_projections")
-_CONTACTS = _LATER.format("contact_projections / contact_research_task_projections")
+_APPLY = _LATER.format("apply review / outcome read models")
+_OUTREACH = _LATER.format("outreach thread read model")
 _MATERIALS = _LATER.format("artifact projections")
 _NO_VIEW = "an audit fact no read model shows; it stays in job_events"
 
 NOT_PROJECTED: dict[str, str] = {
-    "JobUpdated": _JOB_VIEWS,
-    "JobDeleted": _JOB_VIEWS,
-    "JobRestored": _JOB_VIEWS,
-    "JobHidden": _JOB_VIEWS,
-    "JobUnhidden": _JOB_VIEWS,
-    "JobSourceObserved": _LATER.format("discovery_execution_jobs"),
     "DiscoveryRunStarted": _LATER.format("discovery run read model"),
-    "CanonicalJobIdentityResolved": _JOB_VIEWS,
     "DuplicateJobLinked": _JOB_VIEWS,
     "DuplicateJobLinkRejected": _JOB_VIEWS,
     "DiscoveryFeedbackRecorded": _SOURCES,
@@ -44,12 +51,9 @@ NOT_PROJECTED: dict[str, str] = {
     "SourceRegistryEntryCreated": _SOURCES,
     "SourceRegistryEntryUpdated": _SOURCES,
     "SourceStateChanged": _SOURCES,
-    "PostingContentSnapshotCaptured": _JOB_VIEWS,
     "PostingContentSnapshotFailed": _JOB_VIEWS,
-    "JobActiveStateChanged": _JOB_VIEWS,
     "ContentDuplicateCandidateDetected": _JOB_VIEWS,
     "CompensationFactsUpdated": _JOB_VIEWS,
-    "ScoreCorrected": _JOB_VIEWS,
     "ScoreRescoreRequested": _JOB_VIEWS,
     "EmployerAnalyzed": _JOB_VIEWS,
     "MaterialsExhausted": _MATERIALS,
@@ -67,9 +71,6 @@ NOT_PROJECTED: dict[str, str] = {
     "PreparationWorkItemStarted": _LATER.format("preparation work-item read model"),
     "PreparationWorkItemCompleted": _LATER.format("preparation work-item read model"),
     "PreparationWorkItemFailed": _LATER.format("preparation work-item read model"),
-    "ApplySubmitIntended": _APPLY,
-    "ApplyRunEventRecorded": _APPLY,
-    "EmailApplicationCandidateRecorded": _APPLY,
     "ApplicationEmailFeedbackIngested": _APPLY,
     "ApplyReviewDecisionRecorded": _APPLY,
     "ApplicationOutcomeRecorded": _APPLY,
@@ -78,24 +79,15 @@ NOT_PROJECTED: dict[str, str] = {
     "ProfileImported": _NO_VIEW + " (profile versions are read from the profile aggregate)",
     "TailoringPolicyUpdated": _MATERIALS,
     "DigestReviewed": _NO_VIEW + " (the digest acknowledgement is read from its aggregate)",
-    "ContactCreated": _CONTACTS,
-    "ContactUpdated": _CONTACTS,
-    "ContactAttributeRecorded": _CONTACTS,
-    "ContactDeleted": _CONTACTS,
-    "WarmIntroIdentified": _CONTACTS,
-    "ContactResearchTaskStarted": _CONTACTS,
-    "ContactCandidateProposed": _CONTACTS,
-    "ContactResearchTaskNeedsReview": _CONTACTS,
-    "ContactResearchTaskCompleted": _CONTACTS,
-    "ContactResearchTaskFailed": _CONTACTS,
-    "OutreachDraftGenerated": _CONTACTS,
-    "OutreachDraftRevised": _CONTACTS,
-    "OutreachDraftApproved": _CONTACTS,
-    "OutreachDraftRejected": _CONTACTS,
-    "OutreachSendLogged": _CONTACTS,
-    "FollowUpScheduled": _CONTACTS,
-    "FollowUpCompleted": _CONTACTS,
-    "FollowUpDismissed": _CONTACTS,
+    "WarmIntroIdentified": _OUTREACH,
+    "OutreachDraftGenerated": _OUTREACH,
+    "OutreachDraftRevised": _OUTREACH,
+    "OutreachDraftApproved": _OUTREACH,
+    "OutreachDraftRejected": _OUTREACH,
+    "OutreachSendLogged": _OUTREACH,
+    "FollowUpScheduled": _OUTREACH,
+    "FollowUpCompleted": _OUTREACH,
+    "FollowUpDismissed": _OUTREACH,
 }
 
 

@@ -20,7 +20,7 @@ from sqlalchemy import Connection
 
 from jobctrl.kernel.registry import EventRegistry, EventValidationError, UnknownEventType
 from jobctrl.kernel.store.schema import job_events
-from jobctrl.projections.model import EventInfo, Fold, Projection
+from jobctrl.projections.model import DELETED, EventInfo, Fold, Projection
 from jobctrl.projections.schema import projection_skipped_events
 from jobctrl.projections.sqlutil import insert_ignore_statement
 from jobctrl.projections.tableio import TableIO
@@ -145,15 +145,22 @@ class FoldEngine:
                 rows = known[name]
                 before = rows[key]
                 after = apply(before, event, info)
-                if after is not before and after is not None:
+                if after is DELETED:
+                    if before is not None:
+                        rows[key] = None
+                        dirty[name][key] = DELETED
+                elif after is not before and after is not None:
                     rows[key] = after
                     dirty[name][key] = after
         astuple = msgspec.structs.astuple
         for name, changed in dirty.items():
-            if changed:
-                self._table_io(targets[name], dialect).upsert(
-                    conn, [astuple(row) for row in changed.values()]
-                )
+            io = self._table_io(targets[name], dialect)
+            gone = [key for key, row in changed.items() if row is DELETED]
+            if gone:
+                io.delete(conn, gone)
+            kept = [astuple(row) for row in changed.values() if row is not DELETED]
+            if kept:
+                io.upsert(conn, kept)
         if skipped:
             conn.execute(
                 insert_ignore_statement(conn, projection_skipped_events),

@@ -3,7 +3,8 @@
 A *fold* says, for one event type, which row of which read-model table the event touches (its key)
 and how the row changes (``apply``).  ``apply`` is pure: it gets the current row (or ``None``), the
 decoded event and the event's log facts, and returns the new row.  Returning the very same object
-means "no change", so an ignored event (a late lower attempt, a duplicate terminal) writes nothing.
+means "no change" (so an ignored event, such as a late lower attempt or a duplicate terminal,
+writes nothing) and returning ``DELETED`` removes the row.
 The engine does all I/O: it loads the rows a batch touches, runs the folds in log order and writes
 the changed rows with the watermark in one transaction.
 """
@@ -49,6 +50,16 @@ class EventInfo:
             except msgspec.DecodeError:  # metadata is advisory; a bad blob never blocks a fold
                 self._meta = _EMPTY_META
         return self._meta
+
+
+class _Deleted:
+    """Returned by a fold to remove its row (e.g. erasure of a deleted contact)."""
+
+    def __repr__(self) -> str:
+        return "DELETED"
+
+
+DELETED: Any = _Deleted()
 
 
 @dataclass(frozen=True)

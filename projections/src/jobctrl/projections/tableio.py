@@ -33,6 +33,9 @@ class TableIO:
             f"ON CONFLICT ({', '.join(self._pk_names)}) DO UPDATE SET {updates}"
         )
         self._select = f"SELECT {names} FROM {table.name} WHERE "
+        self.delete_sql = f"DELETE FROM {table.name} WHERE " + " AND ".join(
+            f"{c} = {self._mark}" for c in self._pk_names
+        )
 
     def key_of(self, row: Sequence[Any]) -> Hashable:
         if len(self.pk_index) == 1:
@@ -63,5 +66,13 @@ class TableIO:
         cursor = conn.connection.cursor()
         try:
             cursor.executemany(self.upsert_sql, rows)
+        finally:
+            cursor.close()
+
+    def delete(self, conn: Connection, keys: list[Hashable]) -> None:
+        params = [(k,) if len(self._pk_names) == 1 else cast(tuple[Any, ...], k) for k in keys]
+        cursor = conn.connection.cursor()
+        try:
+            cursor.executemany(self.delete_sql, params)
         finally:
             cursor.close()
