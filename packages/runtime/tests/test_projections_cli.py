@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -62,6 +67,37 @@ def test_import_reports_imported_rejected_and_dropped_keys(cli: CliRunner, tmp_p
     assert "line 2" in result.stderr and "line 3" in result.stderr and "line 4" in result.stderr
     again = cli.invoke(app, ["events", "import", str(file)])
     assert "imported 0, already present 2" in again.stdout
+    with file.open("a") as handle:  # the file grew: only the new line is imported
+        handle.write(json.dumps(STAGE_A) + "\n")
+    grown = cli.invoke(app, ["events", "import", str(file)])
+    assert "imported 1, already present 2" in grown.stdout
+
+
+def test_run_folds_and_stops_gracefully_on_sigterm(db_url: str, tmp_path: Path) -> None:
+    file = _jsonl(tmp_path / "events.jsonl", STARTED, STAGE)
+    env = {**os.environ, "JOBCTRL_DATABASE_URL": db_url}
+    jobctrl = str(Path(sys.executable).with_name("jobctrl"))
+    subprocess.run([jobctrl, "events", "import", str(file)], env=env, check=True, capture_output=True)
+    child = subprocess.Popen(
+        [jobctrl, "projections", "run", "--poll-interval", "0.1"], env=env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            status = subprocess.run(
+                [jobctrl, "projections", "status"], env=env, capture_output=True, text=True, check=True
+            )
+            if "│    2 │         2 │   0 │" in status.stdout:
+                break
+            time.sleep(0.3)
+        child.send_signal(signal.SIGTERM)
+        _, stderr = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.returncode == 0
+    assert "stopped after 2 events" in stderr
 
 
 def test_rebuild_status_and_dump(cli: CliRunner, tmp_path: Path) -> None:

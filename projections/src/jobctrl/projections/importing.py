@@ -4,8 +4,8 @@ Each line is ``{eventType, tenantId, occurredAt, payload}``.  A line that is not
 names an unknown type, or whose payload fails its schema is rejected with its line number and reason
 (nothing of it is stored).  Payload keys outside the event's schema are dropped and counted: the
 event is re-encoded from its typed Struct, so an unknown key never reaches the log.  Event ids are
-derived from the file's content and the line number, so importing the same file again appends
-nothing.
+derived from each line's content and number, so importing the same file again appends
+nothing — and importing it again after lines were appended imports only the new lines.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from jobctrl.kernel.clock import isoformat, parse_instant
 from jobctrl.kernel.events import EventMetadata, NewEvent
 from jobctrl.kernel.ids import InvalidIdError, checked_id, deterministic_id
 from jobctrl.kernel.registry import EventValidationError, UnknownEventType
+from jobctrl.kernel.store.errors import IdempotencyConflict
 from jobctrl.kernel.store.event_store import EventStore
 
 CHUNK = 500
@@ -53,15 +54,15 @@ def _schema_keys(cls: type[msgspec.Struct]) -> frozenset[str]:
     return frozenset(f.encode_name for f in msgspec.structs.fields(cls))
 
 
-def import_lines(store: EventStore, lines: Iterable[bytes], *, source_digest: str) -> ImportReport:
+def import_lines(store: EventStore, lines: Iterable[bytes]) -> ImportReport:
     report = ImportReport()
     pending: list[NewEvent] = []
-    stream = f"import-{source_digest[:16]}"
+    stream = "imported-events"
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
         try:
-            new, dropped = _parse(store, raw, number, source_digest)
+            new, dropped = _parse(store, raw, number)
         except ValueError as exc:
             report.rejected.append(Rejected(number, str(exc)[:REASON_LIMIT]))
             continue
@@ -74,12 +75,11 @@ def import_lines(store: EventStore, lines: Iterable[bytes], *, source_digest: st
 
 
 def import_file(store: EventStore, path: Path) -> ImportReport:
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
     with path.open("rb") as handle:
-        return import_lines(store, handle, source_digest=digest)
+        return import_lines(store, handle)
 
 
-def _parse(store: EventStore, raw: bytes, number: int, digest: str) -> tuple[NewEvent, int]:
+def _parse(store: EventStore, raw: bytes, number: int) -> tuple[NewEvent, int]:
     try:
         envelope = _envelope.decode(raw)
     except msgspec.DecodeError as exc:
@@ -99,7 +99,7 @@ def _parse(store: EventStore, raw: bytes, number: int, digest: str) -> tuple[New
         store.registry.validate(event)
     except EventValidationError as exc:
         raise ValueError(exc.reason) from None
-    event_id = deterministic_id("events-import", digest, str(number))
+    event_id = deterministic_id("events-import", str(number), hashlib.sha256(raw.strip()).hexdigest())
     new = NewEvent(
         event=event, tenant_id=tenant, occurred_at=occurred_at, metadata=EventMetadata(event_id=event_id)
     )
@@ -109,9 +109,14 @@ def _parse(store: EventStore, raw: bytes, number: int, digest: str) -> tuple[New
 def _flush(store: EventStore, stream: str, pending: list[NewEvent], report: ImportReport) -> None:
     if not pending:
         return
-    result = store.append(stream, None, pending)
-    if result.idempotent_replay:
-        report.already_present += len(pending)
-    else:
-        report.imported += len(pending)
+    try:
+        results = [store.append(stream, None, pending)]
+    except IdempotencyConflict:
+        # Part of this chunk was imported before (the file grew since): settle it event by event.
+        results = [store.append(stream, None, [new]) for new in pending]
+    for result in results:
+        if result.idempotent_replay:
+            report.already_present += len(result.positions)
+        else:
+            report.imported += len(result.positions)
     pending.clear()
