@@ -33,6 +33,11 @@ class TableIO:
             f"ON CONFLICT ({', '.join(self._pk_names)}) DO UPDATE SET {updates}"
         )
         self._select = f"SELECT {names} FROM {table.name} WHERE "
+        on = " AND ".join(f"t.{c} = k.column{i}" for i, c in enumerate(self._pk_names, start=1))
+        self._join_select = (
+            f"SELECT {', '.join('t.' + c for c in columns)} FROM (VALUES {{keys}}) AS k "
+            f"JOIN {table.name} AS t ON {on}"
+        )
         self.delete_sql = f"DELETE FROM {table.name} WHERE " + " AND ".join(
             f"{c} = {self._mark}" for c in self._pk_names
         )
@@ -52,11 +57,14 @@ class TableIO:
                 if len(self._pk_names) == 1:
                     where = f"{self._pk_names[0]} IN ({', '.join(self._mark for _ in chunk)})"
                     params: list[Any] = list(chunk)
+                    sql = self._select + where
                 else:
+                    # A join against the key list: SQLite scans the whole table for a row-value IN,
+                    # but searches the primary key for each joined key.
                     one = "(" + ", ".join(self._mark for _ in self._pk_names) + ")"
-                    where = f"({', '.join(self._pk_names)}) IN (VALUES {', '.join(one for _ in chunk)})"
+                    sql = self._join_select.format(keys=", ".join(one for _ in chunk))
                     params = [part for key in chunk for part in cast(tuple[Any, ...], key)]
-                cursor.execute(self._select + where, params)
+                cursor.execute(sql, params)
                 found.extend(cursor.fetchall())
         finally:
             cursor.close()
