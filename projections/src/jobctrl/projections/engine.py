@@ -63,18 +63,20 @@ class Skipped(msgspec.Struct, frozen=True):
 
 @dataclass
 class RowCache:
-    """Rows known to be current, kept across batches by a single writer (a rebuild into its shadow
-    tables).  Cleared whole when it grows past ``capacity`` so memory stays bounded."""
+    """The rows of a rebuild's shadow tables, kept across batches by their single writer.
 
-    capacity: int = 200_000
+    While ``complete`` (nothing was ever evicted) a key missing here is absent from the table, so no
+    query is needed; changed rows wait in ``dirty`` and are written when the cache is flushed, so a
+    row touched by many events is written once.  Past ``capacity`` rows the engine flushes and
+    clears it, which keeps memory bounded however long the log."""
+
+    capacity: int = 300_000
     rows: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
+    dirty: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
+    complete: bool = True
 
     def size(self) -> int:
         return sum(len(r) for r in self.rows.values())
-
-    def trim(self) -> None:
-        if self.size() > self.capacity:
-            self.rows.clear()
 
 
 Dispatch = tuple[tuple[str, Callable[[Any, EventInfo], Hashable], Callable[[Any, Any, EventInfo], Any]], ...]
@@ -137,9 +139,11 @@ class FoldEngine:
             store = known[name]
             for key in keys:
                 store[key] = None
+            if cache is not None and cache.complete:
+                continue  # every row of this (shadow) table is in the cache: the rest do not exist
             for record in io.load(conn, list(keys)):
                 store[io.key_of(record)] = row_cls(*record)
-        dirty: dict[str, dict[Hashable, Any]] = defaultdict(dict)
+        dirty: dict[str, dict[Hashable, Any]] = cache.dirty if cache is not None else defaultdict(dict)
         for event, info, steps in keyed:
             for name, key, apply in steps:
                 rows = known[name]
@@ -152,15 +156,12 @@ class FoldEngine:
                 elif after is not before and after is not None:
                     rows[key] = after
                     dirty[name][key] = after
-        astuple = msgspec.structs.astuple
-        for name, changed in dirty.items():
-            io = self._table_io(targets[name], dialect)
-            gone = [key for key, row in changed.items() if row is DELETED]
-            if gone:
-                io.delete(conn, gone)
-            kept = [astuple(row) for row in changed.values() if row is not DELETED]
-            if kept:
-                io.upsert(conn, kept)
+        if cache is None:
+            self._write(conn, dirty, targets)
+        elif cache.size() > cache.capacity:
+            self.flush(conn, cache, targets)
+            cache.rows.clear()
+            cache.complete = False
         if skipped:
             conn.execute(
                 insert_ignore_statement(conn, projection_skipped_events),
@@ -174,9 +175,26 @@ class FoldEngine:
                     for s in skipped
                 ],
             )
-        if cache is not None:
-            cache.trim()
         return skipped
+
+    def flush(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
+        """Write the rows a cached fold changed (see ``RowCache``)."""
+        self._write(conn, cache.dirty, targets)
+        cache.dirty.clear()
+
+    def _write(
+        self, conn: Connection, dirty: Mapping[str, dict[Hashable, Any]], targets: Mapping[str, sa.Table]
+    ) -> None:
+        dialect = conn.dialect.name
+        astuple = msgspec.structs.astuple
+        for name, changed in dirty.items():
+            io = self._table_io(targets[name], dialect)
+            gone = [key for key, row in changed.items() if row is DELETED]
+            if gone:
+                io.delete(conn, gone)
+            kept = [astuple(row) for row in changed.values() if row is not DELETED]
+            if kept:
+                io.upsert(conn, kept)
 
     def _decode(self, log: Sequence[LogRow]) -> tuple[list[tuple[Any, EventInfo, Dispatch]], list[Skipped]]:
         decoded: list[tuple[Any, EventInfo, Dispatch]] = []

@@ -57,6 +57,7 @@ def rebuild(
     watermark: str = OPERATIONS_WATERMARK,
     batch_size: int = 5000,
     progress: Progress | None = None,
+    cache_capacity: int = 300_000,
 ) -> RebuildResult:
     """Rebuild ``names`` (default: every projection under ``watermark``) from the log."""
     if batch_size < 1:
@@ -74,7 +75,7 @@ def rebuild(
             shadow.create(conn)
     with db.read() as conn:
         target = _head(conn) if full else read_watermark(conn, watermark)
-    cache = RowCache()
+    cache = RowCache(capacity=cache_capacity)  # the shadows are new and empty: the cache starts complete
     position, events, skipped = 0, 0, 0
     while True:
         with db.write() as conn:
@@ -103,6 +104,7 @@ def rebuild(
             skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
             position = batch[-1][0]
             events += len(batch)
+        engine.flush(conn, cache, shadows)
         for projection in selected:
             for table in projection.tables:
                 copy_table(conn, shadows[table.name], table.table)
