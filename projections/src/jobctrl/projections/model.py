@@ -19,6 +19,7 @@ import msgspec
 import sqlalchemy as sa
 
 from jobctrl.kernel.events import DomainEvent, EventMetadata
+from jobctrl.projections.times import utc_or_none
 
 E = TypeVar("E", bound=DomainEvent)
 R = TypeVar("R", bound=msgspec.Struct)
@@ -30,7 +31,7 @@ _meta_decoder = msgspec.json.Decoder(EventMetadata)
 class EventInfo:
     """What the log says about an event besides its payload.  Metadata is decoded only when asked."""
 
-    __slots__ = ("_meta", "_raw_meta", "event_type", "occurred_at", "position", "tenant_id")
+    __slots__ = ("_meta", "_raw_meta", "at", "event_type", "occurred_at", "position", "tenant_id")
 
     def __init__(
         self, position: int, event_type: str, tenant_id: str, occurred_at: str, raw_meta: bytes | str
@@ -39,6 +40,7 @@ class EventInfo:
         self.event_type = event_type
         self.tenant_id = tenant_id
         self.occurred_at = occurred_at
+        self.at = utc_or_none(occurred_at)  # normalised once: most folds stamp their row with it
         self._raw_meta = raw_meta
         self._meta: EventMetadata | None = None
 

@@ -10,6 +10,7 @@ them for truth, and every read outside the engine goes through SQLAlchemy, which
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from operator import itemgetter
 from typing import Any, cast
 
 import sqlalchemy as sa
@@ -25,6 +26,8 @@ class TableIO:
         columns = [c.name for c in table.columns]
         self.pk_index = [columns.index(c.name) for c in table.primary_key.columns]
         self._pk_names = [c.name for c in table.primary_key.columns]
+        # itemgetter of one index gives the scalar, of several the tuple: the engine's key shapes.
+        self._key_getter = itemgetter(*self.pk_index)
         names = ", ".join(columns)
         marks = ", ".join(self._mark for _ in columns)
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in self._pk_names)
@@ -43,10 +46,8 @@ class TableIO:
         )
 
     def key_of(self, row: Sequence[Any]) -> Hashable:
-        if len(self.pk_index) == 1:
-            key: Hashable = row[self.pk_index[0]]
-            return key
-        return tuple(row[i] for i in self.pk_index)
+        key: Hashable = self._key_getter(row)
+        return key
 
     def load(self, conn: Connection, keys: Sequence[Hashable]) -> list[tuple[Any, ...]]:
         cursor = conn.connection.cursor()

@@ -105,9 +105,7 @@ def _next(row: ApplyRunRow | None, event: Any, info: EventInfo, **changes: Any) 
             last_event_position=info.position,
             updated_at=None,
         )
-    return msgspec.structs.replace(
-        row, last_event_position=info.position, updated_at=utc_or_none(info.occurred_at), **changes
-    )
+    return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 
 
 def on_started(row: ApplyRunRow | None, event: ApplyRunStarted, info: EventInfo) -> ApplyRunRow:
@@ -160,9 +158,7 @@ def on_failed(row: ApplyRunRow | None, event: ApplicationFailed, info: EventInfo
     if row is not None and row.status != "running":
         return row
     code = safe_code(event.result.get("code")) or safe_code(event.result.get("reason")) or "unclassified"
-    return _next(
-        row, event, info, status="failed", result_code=code, finished_at=utc_or_none(info.occurred_at)
-    )
+    return _next(row, event, info, status="failed", result_code=code, finished_at=info.at)
 
 
 PROJECTION = Projection(

@@ -107,7 +107,7 @@ def _task_key(event: Any, info: EventInfo) -> tuple[str, str]:
 
 
 def _stamp(info: EventInfo) -> dict[str, Any]:
-    return {"last_event_position": info.position, "updated_at": utc_or_none(info.occurred_at)}
+    return {"last_event_position": info.position, "updated_at": info.at}
 
 
 def on_contact_created(row: ContactRow | None, event: ContactCreated, info: EventInfo) -> ContactRow:

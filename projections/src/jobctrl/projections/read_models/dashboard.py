@@ -30,7 +30,6 @@ from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTabl
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.schema import metadata
-from jobctrl.projections.times import utc_or_none
 from jobctrl.scoring.events import JobScored
 
 dashboard_projections = sa.Table(
@@ -97,7 +96,7 @@ def _counter(key_of: Any) -> Any:
     def apply(row: CounterRow | None, event: Any, info: EventInfo) -> CounterRow:
         tenant, metric = (row.tenant_id, row.metric) if row is not None else key_of(event, info)
         value = row.value if row is not None else 0
-        return CounterRow(tenant, metric, value + 1, info.position, utc_or_none(info.occurred_at))
+        return CounterRow(tenant, metric, value + 1, info.position, info.at)
 
     return apply
 

@@ -14,7 +14,6 @@ from jobctrl.enrichment.events import JobEnriched, PostingContentSnapshotCapture
 from jobctrl.kernel.text import bound_text
 from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
-from jobctrl.projections.times import utc_or_none
 from jobctrl.scoring.events import JobScored, ScoreCorrected
 
 DESCRIPTION_LIMIT = 20_000
@@ -75,9 +74,7 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str]:
 
 
 def _touch(row: JobDetailRow, info: EventInfo, **changes: Any) -> JobDetailRow:
-    return msgspec.structs.replace(
-        row, last_event_position=info.position, updated_at=utc_or_none(info.occurred_at), **changes
-    )
+    return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 
 
 def on_discovered(row: JobDetailRow | None, event: JobDiscovered, info: EventInfo) -> JobDetailRow:
@@ -101,7 +98,7 @@ def on_discovered(row: JobDetailRow | None, event: JobDiscovered, info: EventInf
         score_confidence=None,
         breakdown_json="{}",
         last_event_position=info.position,
-        updated_at=utc_or_none(info.occurred_at),
+        updated_at=info.at,
     )
 
 

@@ -93,9 +93,7 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str]:
 
 
 def _touch(row: JobListRow, info: EventInfo, **changes: Any) -> JobListRow:
-    return msgspec.structs.replace(
-        row, last_event_position=info.position, updated_at=utc_or_none(info.occurred_at), **changes
-    )
+    return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 
 
 def on_discovered(row: JobListRow | None, event: JobDiscovered, info: EventInfo) -> JobListRow:
@@ -120,7 +118,7 @@ def on_discovered(row: JobListRow | None, event: JobDiscovered, info: EventInfo)
         enriched_at=None,
         scored_at=None,
         last_event_position=info.position,
-        updated_at=utc_or_none(info.occurred_at),
+        updated_at=info.at,
     )
 
 

@@ -131,7 +131,7 @@ def _fresh(event: StepEvent, info: EventInfo) -> PipelineStepRow:
         detail_code=None,
         detail_item_count=None,
         last_event_id=info.position,
-        last_updated_at=utc_or_none(info.occurred_at),
+        last_updated_at=info.at,
     )
 
 
@@ -182,7 +182,7 @@ def on_step(row: PipelineStepRow | None, event: StepEvent, info: EventInfo) -> P
         detail_code=code if code is not None else new.detail_code,
         detail_item_count=count if count is not None else new.detail_item_count,
         last_event_id=info.position,
-        last_updated_at=utc_or_none(info.occurred_at),
+        last_updated_at=info.at,
     )
 
 

@@ -122,9 +122,7 @@ def _next(row: StageStateRow | None, event: Any, info: EventInfo, **changes: Any
             last_event_position=info.position,
             updated_at=None,
         )
-    return msgspec.structs.replace(
-        row, last_event_position=info.position, updated_at=utc_or_none(info.occurred_at), **changes
-    )
+    return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 
 
 def on_started(row: StageStateRow | None, event: StageStarted, info: EventInfo) -> StageStateRow:
@@ -173,7 +171,7 @@ def on_failed(row: StageStateRow | None, event: StageFailed, info: EventInfo) ->
         info,
         state="failed",
         attempts=attempts,
-        finished_at=utc_or_none(info.occurred_at),
+        finished_at=info.at,
         error_code=event.error_code,
         retryable=event.retryable,
         next_action="retry" if event.retryable and budget_left else "reset_required",

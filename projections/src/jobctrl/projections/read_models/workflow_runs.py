@@ -142,7 +142,7 @@ def on_started(row: WorkflowRunRow | None, event: WorkflowStarted, info: EventIn
             previous_run_ids_json="[]",
             timeline_json=_encoder.encode([entry]).decode(),
             timeline_total=1,
-            updated_at=utc_or_none(info.occurred_at),
+            updated_at=info.at,
         )
     previous = _runs_decoder.decode(row.previous_run_ids_json)
     if run_id is not None and run_id in previous:
@@ -157,7 +157,7 @@ def on_started(row: WorkflowRunRow | None, event: WorkflowStarted, info: EventIn
             run_id=row.run_id or run_id,
             started_at=row.started_at or at,
             last_event_position=info.position,
-            updated_at=utc_or_none(info.occurred_at),
+            updated_at=info.at,
         )
     if same_run and run_id is not None and row.is_terminal:
         if not (event.recovered_from_missing_history and row.error_code == RECONCILED_NOT_FOUND):
@@ -177,7 +177,7 @@ def on_started(row: WorkflowRunRow | None, event: WorkflowStarted, info: EventIn
             last_event_position=info.position,
             timeline_json=timeline,
             timeline_total=total,
-            updated_at=utc_or_none(info.occurred_at),
+            updated_at=info.at,
         )
     # A new run of the same workflow id reopens the row.
     if row.run_id is not None:
@@ -203,7 +203,7 @@ def on_started(row: WorkflowRunRow | None, event: WorkflowStarted, info: EventIn
         last_event_position=info.position,
         timeline_json=timeline,
         timeline_total=total,
-        updated_at=utc_or_none(info.occurred_at),
+        updated_at=info.at,
     )
 
 
@@ -220,11 +220,11 @@ def on_cancel_requested(
     )
     return msgspec.structs.replace(
         row,
-        cancel_requested_at=at or utc_or_none(info.occurred_at),
+        cancel_requested_at=at or info.at,
         last_event_position=info.position,
         timeline_json=timeline,
         timeline_total=total,
-        updated_at=utc_or_none(info.occurred_at),
+        updated_at=info.at,
     )
 
 
@@ -260,7 +260,7 @@ def _closer(status: RunStatus) -> Any:
                 previous_run_ids_json="[]",
                 timeline_json=_encoder.encode([entry]).decode(),
                 timeline_total=1,
-                updated_at=utc_or_none(info.occurred_at),
+                updated_at=info.at,
             )
         if row.is_terminal:
             return row  # first terminal wins
@@ -279,7 +279,7 @@ def _closer(status: RunStatus) -> Any:
             last_event_position=info.position,
             timeline_json=timeline,
             timeline_total=total,
-            updated_at=utc_or_none(info.occurred_at),
+            updated_at=info.at,
         )
 
     return on_closed
