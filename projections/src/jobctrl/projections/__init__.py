@@ -1,1 +1,51 @@
-"""Read-model tables, folds, the projection runner, rebuild and status."""
+"""Read-model tables, folds, the projection runner, rebuild and status.
+
+Public API:
+
+* ``ProjectionRunner(db, registry, projections=OPERATIONS, watermark="operations", batch_size=...,
+  poll_interval=...)``: ``prepare()`` (migrate, ensure watermark, self-heal), ``step()``,
+  ``catch_up()``, ``run(stop)`` (catch up and follow), ``stop()``.
+* ``rebuild(db, registry, names=None, batch_size=..., progress=...)``: transactional rebuild.
+* ``read_status(db)``: head, watermark, lag, rows per table, skipped events.
+* ``dump_rows`` / ``dump_json``: a read model as camelCase JSON in primary-key order.
+* ``import_file(store, path)``: JSON Lines reference envelopes into the log.
+* ``read_dashboard(conn)``: counters plus live workflow/stage state, never "running" for a dead run.
+* Building blocks for new read models: ``Projection``, ``Fold``, ``ReadModelTable``, ``EventInfo``,
+  ``DELETED``; add the module's ``PROJECTION`` to ``coverage.OPERATIONS`` and a migration revision.
+"""
+
+from jobctrl.projections.coverage import NOT_PROJECTED, OPERATIONS, UnknownProjection, projection_named
+from jobctrl.projections.dump import dump_json, dump_rows
+from jobctrl.projections.importing import ImportReport, import_file
+from jobctrl.projections.migrate import migrate
+from jobctrl.projections.model import DELETED, EventInfo, Fold, Projection, ReadModelTable
+from jobctrl.projections.read_models.dashboard import read_dashboard
+from jobctrl.projections.rebuild import RebuildConflict, RebuildResult, rebuild
+from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.projections.schema import OPERATIONS_WATERMARK
+from jobctrl.projections.status import ProjectionStatus, read_status
+
+__all__ = [
+    "DELETED",
+    "NOT_PROJECTED",
+    "OPERATIONS",
+    "OPERATIONS_WATERMARK",
+    "EventInfo",
+    "Fold",
+    "ImportReport",
+    "Projection",
+    "ProjectionRunner",
+    "ProjectionStatus",
+    "ReadModelTable",
+    "RebuildConflict",
+    "RebuildResult",
+    "UnknownProjection",
+    "dump_json",
+    "dump_rows",
+    "import_file",
+    "migrate",
+    "projection_named",
+    "read_dashboard",
+    "read_status",
+    "rebuild",
+]

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import typer
 
-from jobctrl.runtime.commands import demo, schemas, serve, worker
+from jobctrl.runtime.commands import demo, events, projections, schemas, serve, worker
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="JobCtrl: the durable job-search pipeline."
 )
 app.add_typer(schemas.app, name="schemas")
+app.add_typer(projections.app, name="projections")
+app.add_typer(events.app, name="events")
 app.command("demo")(demo.demo)
 app.command("serve")(serve.serve)
 app.command("worker")(worker.worker)

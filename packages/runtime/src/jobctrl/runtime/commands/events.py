@@ -1,0 +1,41 @@
+"""``jobctrl events import FILE``: append reference envelopes (JSON Lines) to the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from jobctrl.domain_types import registry
+from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.projections.importing import import_file
+
+app = typer.Typer(no_args_is_help=True, help="Move events in and out of the log.")
+err = Console(stderr=True)
+SHOWN_REJECTIONS = 50
+
+
+@app.command("import")
+def import_command(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True)],
+) -> None:
+    """Append each line's {eventType, tenantId, occurredAt, payload} in file order."""
+    db = open_database()
+    store = EventStore(db, registry())
+    store.create_schema()
+    try:
+        report = import_file(store, file)
+    finally:
+        db.dispose()
+    for rejected in report.rejected[:SHOWN_REJECTIONS]:
+        err.print(f"[red]rejected[/] line {rejected.line}: {rejected.reason}")
+    if len(report.rejected) > SHOWN_REJECTIONS:
+        err.print(f"… and {len(report.rejected) - SHOWN_REJECTIONS} more rejected lines")
+    typer.echo(
+        f"imported {report.imported}, already present {report.already_present}, "
+        f"rejected {len(report.rejected)}, unknown keys dropped {report.unknown_keys_dropped}"
+    )
+    if report.rejected:
+        raise typer.Exit(1)

@@ -1,0 +1,108 @@
+"""Which projections exist, and which registered event types are deliberately not projected.
+
+Every registered event type must either be folded by a projection here or be listed in
+``NOT_PROJECTED`` with a reason (the every-event-has-handler rule, checked by a test).  A new read
+model is a new module under ``read_models/`` whose ``PROJECTION`` is added to ``OPERATIONS``.
+"""
+
+from __future__ import annotations
+
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.projections.model import Projection
+from jobctrl.projections.read_models import (
+    apply_runs,
+    contacts,
+    dashboard,
+    job_detail,
+    job_list,
+    pipeline_steps,
+    stage_states,
+    workflow_runs,
+)
+
+# Folded under the shared ``operations`` watermark, in this order within a batch.
+OPERATIONS: tuple[Projection, ...] = (
+    workflow_runs.PROJECTION,
+    pipeline_steps.PROJECTION,
+    stage_states.PROJECTION,
+    dashboard.PROJECTION,
+    job_list.PROJECTION,
+    job_detail.PROJECTION,
+    apply_runs.PROJECTION,
+    contacts.CONTACTS_PROJECTION,
+    contacts.TASKS_PROJECTION,
+)
+
+_LATER = "its context's read model ({}) is not built yet; it lands with that context's issue"
+_JOB_VIEWS = _LATER.format("job_list/job_detail_projections")
+_SOURCES = _LATER.format("source-quality read model")
+_APPLY = _LATER.format("apply review / outcome read models")
+_OUTREACH = _LATER.format("outreach thread read model")
+_MATERIALS = _LATER.format("artifact projections")
+_NO_VIEW = "an audit fact no read model shows; it stays in job_events"
+
+NOT_PROJECTED: dict[str, str] = {
+    "DiscoveryRunStarted": _LATER.format("discovery run read model"),
+    "DuplicateJobLinked": _JOB_VIEWS,
+    "DuplicateJobLinkRejected": _JOB_VIEWS,
+    "DiscoveryFeedbackRecorded": _SOURCES,
+    "SourceLocationCandidateDiscovered": _SOURCES,
+    "SourceLocationCandidatePromoted": _SOURCES,
+    "SourceRegistryEntryCreated": _SOURCES,
+    "SourceRegistryEntryUpdated": _SOURCES,
+    "SourceStateChanged": _SOURCES,
+    "PostingContentSnapshotFailed": _JOB_VIEWS,
+    "ContentDuplicateCandidateDetected": _JOB_VIEWS,
+    "CompensationFactsUpdated": _JOB_VIEWS,
+    "ScoreRescoreRequested": _JOB_VIEWS,
+    "EmployerAnalyzed": _JOB_VIEWS,
+    "MaterialsExhausted": _MATERIALS,
+    "BulletProvenanceRecorded": _MATERIALS,
+    "InterviewPrepGenerated": _MATERIALS,
+    "InterviewPrepFailed": _MATERIALS,
+    "TailorRetailorRequested": _MATERIALS,
+    "TailoredArtifactsSuppressed": _MATERIALS,
+    "ResumeTemplateVersionSaved": _MATERIALS,
+    "ResumeTemplateDefaultChanged": _MATERIALS,
+    "JobResumeTemplateAssigned": _MATERIALS,
+    "ResumeTemplateRefreshCompleted": _MATERIALS,
+    "ResumeTemplateRefreshFailed": _MATERIALS,
+    "PreparationWorkItemQueued": _LATER.format("preparation work-item read model"),
+    "PreparationWorkItemStarted": _LATER.format("preparation work-item read model"),
+    "PreparationWorkItemCompleted": _LATER.format("preparation work-item read model"),
+    "PreparationWorkItemFailed": _LATER.format("preparation work-item read model"),
+    "ApplicationEmailFeedbackIngested": _APPLY,
+    "ApplyReviewDecisionRecorded": _APPLY,
+    "ApplicationOutcomeRecorded": _APPLY,
+    "OutcomeSuggestionDecided": _APPLY,
+    "ProfileUpdated": _NO_VIEW + " (profile versions are read from the profile aggregate)",
+    "ProfileImported": _NO_VIEW + " (profile versions are read from the profile aggregate)",
+    "TailoringPolicyUpdated": _MATERIALS,
+    "DigestReviewed": _NO_VIEW + " (the digest acknowledgement is read from its aggregate)",
+    "WarmIntroIdentified": _OUTREACH,
+    "OutreachDraftGenerated": _OUTREACH,
+    "OutreachDraftRevised": _OUTREACH,
+    "OutreachDraftApproved": _OUTREACH,
+    "OutreachDraftRejected": _OUTREACH,
+    "OutreachSendLogged": _OUTREACH,
+    "FollowUpScheduled": _OUTREACH,
+    "FollowUpCompleted": _OUTREACH,
+    "FollowUpDismissed": _OUTREACH,
+}
+
+
+class UnknownProjection(JobCtrlError):
+    code = "unknown_projection"
+    retryable = False
+
+
+def projection_named(name: str, projections: tuple[Projection, ...] = OPERATIONS) -> Projection:
+    for projection in projections:
+        if projection.name == name:
+            return projection
+    known = ", ".join(p.name for p in projections)
+    raise UnknownProjection(f"no projection named {name[:60]!r} (known: {known})")
+
+
+def projected_event_types(projections: tuple[Projection, ...] = OPERATIONS) -> frozenset[str]:
+    return frozenset().union(*(p.event_types for p in projections))

@@ -1,0 +1,231 @@
+"""Folding one batch of log rows into read-model tables, inside the caller's transaction.
+
+Per batch: decode the events that some fold handles (msgspec, through the registry), collect the
+keys they touch, load those rows with one query per table, run the pure folds in log order in
+memory, then write the changed rows with one ``executemany`` upsert per table.  An event that cannot
+be decoded is skipped and reported (position and reason); it never reaches a fold, so nothing of it
+is half-applied.  Unknown payload keys are dropped by the decoder and never reach a read model.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy import Connection
+
+from jobctrl.kernel.registry import EventRegistry, EventValidationError, UnknownEventType
+from jobctrl.kernel.store.schema import job_events
+from jobctrl.projections.model import DELETED, EventInfo, Fold, Projection
+from jobctrl.projections.schema import projection_skipped_events
+from jobctrl.projections.sqlutil import insert_ignore_statement
+from jobctrl.projections.tableio import TableIO
+
+REASON_LIMIT = 500
+
+# The columns a fold needs, in this order (see ``LogRow``).
+LOG_COLUMNS = (
+    job_events.c.position,
+    job_events.c.event_type,
+    job_events.c.schema_version,
+    job_events.c.tenant_id,
+    job_events.c.occurred_at,
+    job_events.c.payload,
+    job_events.c.metadata,
+)
+LogRow = tuple[int, str, int, str, str, str, str]
+
+
+def read_log(conn: Connection, after: int, limit: int, up_to: int | None = None) -> list[LogRow]:
+    """Up to ``limit`` rows after ``after`` (and at most ``up_to``), in position order."""
+    mark = "?" if conn.dialect.name == "sqlite" else "%s"
+    names = ", ".join(c.name for c in LOG_COLUMNS)
+    bound = f" AND position <= {mark}" if up_to is not None else ""
+    sql = f"SELECT {names} FROM job_events WHERE position > {mark}{bound} ORDER BY position LIMIT {mark}"
+    params = (after, up_to, limit) if up_to is not None else (after, limit)
+    cursor = conn.connection.cursor()
+    try:
+        cursor.execute(sql, params)
+        return cast(list[LogRow], cursor.fetchall())
+    finally:
+        cursor.close()
+
+
+class Skipped(msgspec.Struct, frozen=True):
+    position: int
+    event_type: str
+    reason: str
+
+
+@dataclass
+class RowCache:
+    """The rows of a rebuild's shadow tables, kept across batches by their single writer.
+
+    While ``complete`` (nothing was ever evicted) a key missing here is absent from the table, so no
+    query is needed; changed rows wait in ``dirty`` and are written when the cache is flushed, so a
+    row touched by many events is written once.  Past ``capacity`` rows the engine flushes and
+    clears it, which keeps memory bounded however long the log."""
+
+    capacity: int = 300_000
+    rows: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
+    dirty: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
+    complete: bool = True
+
+    def size(self) -> int:
+        return sum(len(r) for r in self.rows.values())
+
+
+Dispatch = tuple[tuple[str, Callable[[Any, EventInfo], Hashable], Callable[[Any, Any, EventInfo], Any]], ...]
+
+
+class FoldEngine:
+    def __init__(self, registry: EventRegistry, projections: Sequence[Projection]) -> None:
+        self.registry = registry
+        self.projections = tuple(projections)
+        by_type: dict[str, list[Fold[Any, Any]]] = defaultdict(list)
+        for projection in self.projections:
+            for fold in projection.folds:
+                by_type[fold.event.event_type].append(fold)
+        # Per event type: (table name, key, apply) of each fold, resolved once.
+        self._dispatch: dict[str, Dispatch] = {
+            k: tuple((f.target.name, f.key, f.apply) for f in v) for k, v in by_type.items()
+        }
+        self.tables = {t.name: t for p in self.projections for t in p.tables}
+        # Direct decoders for folded types at their current schema version (older versions go through
+        # the registry, which upcasts).
+        self._decoders: dict[str, tuple[int, msgspec.json.Decoder[Any]]] = {
+            name: (cls.schema_version, msgspec.json.Decoder(cls))
+            for name in self._dispatch
+            for cls in (registry.class_for(name),)
+        }
+        self._io: dict[tuple[str, str], TableIO] = {}
+
+    def _table_io(self, table: sa.Table, dialect: str) -> TableIO:
+        io = self._io.get((table.name, dialect))
+        if io is None:
+            io = self._io[(table.name, dialect)] = TableIO(table, dialect)
+        return io
+
+    def fold(
+        self,
+        conn: Connection,
+        log: Sequence[LogRow],
+        targets: Mapping[str, sa.Table],
+        *,
+        watermark: str,
+        cache: RowCache | None = None,
+    ) -> list[Skipped]:
+        """Fold ``log`` (ascending positions) into ``targets`` (logical table name → physical table)."""
+        decoded, skipped = self._decode(log)
+        dialect = conn.dialect.name
+        known = cache.rows if cache is not None else defaultdict(dict)
+        wanted: dict[str, set[Hashable]] = defaultdict(set)
+        keyed: list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]] = []
+        for event, info, dispatch in decoded:
+            steps = []
+            for name, key_of, apply in dispatch:
+                key = key_of(event, info)
+                steps.append((name, key, apply))
+                if key not in known[name]:
+                    wanted[name].add(key)
+            keyed.append((event, info, steps))
+        for name, keys in wanted.items():
+            io = self._table_io(targets[name], dialect)
+            row_cls = self.tables[name].row
+            store = known[name]
+            for key in keys:
+                store[key] = None
+            if cache is not None and cache.complete:
+                continue  # every row of this (shadow) table is in the cache: the rest do not exist
+            for record in io.load(conn, list(keys)):
+                store[io.key_of(record)] = row_cls(*record)
+        dirty: dict[str, dict[Hashable, Any]] = cache.dirty if cache is not None else defaultdict(dict)
+        for event, info, steps in keyed:
+            for name, key, apply in steps:
+                rows = known[name]
+                before = rows[key]
+                after = apply(before, event, info)
+                if after is DELETED:
+                    if before is not None:
+                        rows[key] = None
+                        dirty[name][key] = DELETED
+                elif after is not before and after is not None:
+                    rows[key] = after
+                    dirty[name][key] = after
+        if cache is None:
+            self._write(conn, dirty, targets)
+        elif cache.size() > cache.capacity:
+            self.flush(conn, cache, targets)
+            cache.rows.clear()
+            cache.complete = False
+        if skipped:
+            conn.execute(
+                insert_ignore_statement(conn, projection_skipped_events),
+                [
+                    {
+                        "watermark": watermark,
+                        "position": s.position,
+                        "event_type": s.event_type[:100],
+                        "reason": s.reason,
+                    }
+                    for s in skipped
+                ],
+            )
+        return skipped
+
+    def flush(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
+        """Write the rows a cached fold changed (see ``RowCache``)."""
+        self._write(conn, cache.dirty, targets)
+        cache.dirty.clear()
+
+    def _write(
+        self, conn: Connection, dirty: Mapping[str, dict[Hashable, Any]], targets: Mapping[str, sa.Table]
+    ) -> None:
+        dialect = conn.dialect.name
+        astuple = msgspec.structs.astuple
+        for name, changed in dirty.items():
+            io = self._table_io(targets[name], dialect)
+            gone = [key for key, row in changed.items() if row is DELETED]
+            if gone:
+                io.delete(conn, gone)
+            kept = [astuple(row) for row in changed.values() if row is not DELETED]
+            if kept:
+                io.upsert(conn, kept)
+
+    def _decode(self, log: Sequence[LogRow]) -> tuple[list[tuple[Any, EventInfo, Dispatch]], list[Skipped]]:
+        decoded: list[tuple[Any, EventInfo, Dispatch]] = []
+        skipped: list[Skipped] = []
+        dispatch_for = self._dispatch
+        decoders = self._decoders
+        registry = self.registry
+        for position, event_type, schema_version, tenant_id, occurred_at, payload, meta in log:
+            dispatch = dispatch_for.get(event_type)
+            if dispatch is None:
+                if event_type not in registry:
+                    skipped.append(Skipped(position, event_type, f"unknown eventType {event_type[:80]!r}"))
+                continue  # a registered type no read model folds (see coverage.NOT_PROJECTED)
+            version, decoder = decoders[event_type]
+            try:
+                if schema_version == version:
+                    event = decoder.decode(payload)
+                else:
+                    event = registry.decode_payload(
+                        event_type, cast(bytes, payload), schema_version, position
+                    )
+            except msgspec.ValidationError as exc:
+                skipped.append(Skipped(position, event_type, f"{event_type}: {exc}"[:REASON_LIMIT]))
+                continue
+            except msgspec.DecodeError as exc:
+                skipped.append(
+                    Skipped(position, event_type, f"{event_type}: malformed JSON: {exc}"[:REASON_LIMIT])
+                )
+                continue
+            except (EventValidationError, UnknownEventType) as exc:
+                skipped.append(Skipped(position, event_type, str(exc)[:REASON_LIMIT]))
+                continue
+            decoded.append((event, EventInfo(position, event_type, tenant_id, occurred_at, meta), dispatch))
+        return decoded, skipped

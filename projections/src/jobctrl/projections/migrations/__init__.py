@@ -1,0 +1,1 @@
+"""Alembic scripts for the read-model schema (run by ``jobctrl.projections.migrate``)."""

@@ -1,0 +1,115 @@
+"""The shape of a projection: read-model tables, rows and pure per-event folds.
+
+A *fold* says, for one event type, which row of which read-model table the event touches (its key)
+and how the row changes (``apply``).  ``apply`` is pure: it gets the current row (or ``None``), the
+decoded event and the event's log facts, and returns the new row.  Returning the very same object
+means "no change" (so an ignored event, such as a late lower attempt or a duplicate terminal,
+writes nothing) and returning ``DELETED`` removes the row.
+The engine does all I/O: it loads the rows a batch touches, runs the folds in log order and writes
+the changed rows with the watermark in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import msgspec
+import sqlalchemy as sa
+
+from jobctrl.kernel.events import DomainEvent, EventMetadata
+from jobctrl.projections.times import utc_or_none
+
+E = TypeVar("E", bound=DomainEvent)
+R = TypeVar("R", bound=msgspec.Struct)
+
+_EMPTY_META = EventMetadata(event_id="")
+_meta_decoder = msgspec.json.Decoder(EventMetadata)
+
+
+class EventInfo:
+    """What the log says about an event besides its payload.  Metadata is decoded only when asked."""
+
+    __slots__ = ("_meta", "_raw_meta", "at", "event_type", "occurred_at", "position", "tenant_id")
+
+    def __init__(
+        self, position: int, event_type: str, tenant_id: str, occurred_at: str, raw_meta: bytes | str
+    ) -> None:
+        self.position = position
+        self.event_type = event_type
+        self.tenant_id = tenant_id
+        self.occurred_at = occurred_at
+        self.at = utc_or_none(occurred_at)  # normalised once: most folds stamp their row with it
+        self._raw_meta = raw_meta
+        self._meta: EventMetadata | None = None
+
+    @property
+    def meta(self) -> EventMetadata:
+        if self._meta is None:
+            try:
+                self._meta = _meta_decoder.decode(self._raw_meta)
+            except msgspec.DecodeError:  # metadata is advisory; a bad blob never blocks a fold
+                self._meta = _EMPTY_META
+        return self._meta
+
+
+class _Deleted:
+    """Returned by a fold to remove its row (e.g. erasure of a deleted contact)."""
+
+    def __repr__(self) -> str:
+        return "DELETED"
+
+
+DELETED: Any = _Deleted()
+
+
+@dataclass(frozen=True)
+class ReadModelTable(Generic[R]):
+    """A read-model table and the Struct its rows fold into (field names are column names)."""
+
+    table: sa.Table
+    row: type[R]
+
+    @property
+    def name(self) -> str:
+        return self.table.name
+
+    @property
+    def key_columns(self) -> tuple[str, ...]:
+        return tuple(c.name for c in self.table.primary_key.columns)
+
+    def check_shape(self) -> None:
+        fields = tuple(msgspec.structs.fields(self.row))
+        columns = tuple(c.name for c in self.table.columns)
+        if tuple(f.name for f in fields) != columns:
+            raise TypeError(f"{self.row.__name__} fields do not match {self.name} columns")
+
+
+@dataclass(frozen=True)
+class Fold(Generic[E, R]):
+    """How events of ``event`` change rows of ``target``."""
+
+    event: type[E]
+    target: ReadModelTable[R]
+    key: Callable[[E, EventInfo], Hashable]
+    apply: Callable[[R | None, E, EventInfo], R | None]
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A named group of read-model tables folded together (rebuilt, healed and reported as one).
+
+    ``creates_rows_on`` lists the event types that always leave at least one row behind: if the log
+    holds such an event at or below the watermark while the tables are empty, rows have been lost and
+    the projection is rebuilt at start-up (self-healing).
+    """
+
+    name: str
+    tables: tuple[ReadModelTable[Any], ...]
+    folds: tuple[Fold[Any, Any], ...]
+    creates_rows_on: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def event_types(self) -> frozenset[str]:
+        return frozenset(f.event.event_type for f in self.folds)

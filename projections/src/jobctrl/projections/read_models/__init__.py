@@ -1,0 +1,1 @@
+"""One module per read model: its table, its row Struct and its folds (a ``PROJECTION``)."""

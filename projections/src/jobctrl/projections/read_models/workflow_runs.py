@@ -1,0 +1,310 @@
+"""``workflow_run_projections``: one row per (tenant, workflow id), the latest run of that workflow.
+
+Fold rules (runtime reference §1.5, operations spec "Projection Recovery"):
+* ``WorkflowStarted`` opens the row; a start of a *new* run id reopens it (the old run id is kept in
+  ``previous_run_ids`` so a late event of that older run is recognised and ignored).
+* The first terminal event of the current run wins; later terminal events change nothing.
+* ``reconciled_not_found`` is a provisional verdict: only a marked recovery start of that exact run
+  (``recoveredFromMissingHistory``) reopens the row; the false terminal stays in the timeline.
+* The timeline keeps the last ``TIMELINE_LIMIT`` lifecycle entries plus an exact total.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+import sqlalchemy as sa
+
+from jobctrl.kernel.text import bound_text
+from jobctrl.orchestration.events import (
+    WorkflowCanceled,
+    WorkflowCancellationRequested,
+    WorkflowCompleted,
+    WorkflowFailed,
+    WorkflowStarted,
+    WorkflowTerminated,
+    WorkflowTimedOut,
+)
+from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
+from jobctrl.projections.schema import metadata
+from jobctrl.projections.times import utc_or_none
+
+RunStatus = Literal["in_progress", "succeeded", "failed", "canceled", "timed_out", "terminated"]
+TIMELINE_LIMIT = 50
+PREVIOUS_RUNS_LIMIT = 20
+INPUT_SUMMARY_LIMIT = 2000
+RECONCILED_NOT_FOUND = "reconciled_not_found"
+
+workflow_run_projections = sa.Table(
+    "workflow_run_projections",
+    metadata,
+    sa.Column("tenant_id", sa.String(64), primary_key=True),
+    sa.Column("workflow_id", sa.String(200), primary_key=True),
+    sa.Column("workflow_type", sa.String(100), nullable=False),
+    sa.Column("run_id", sa.String(200), nullable=True),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("started_at", sa.String(40), nullable=True),
+    sa.Column("finished_at", sa.String(40), nullable=True),
+    sa.Column("error_code", sa.String(80), nullable=True),
+    sa.Column("last_event_position", sa.BigInteger, nullable=False),
+    sa.Column("duration_ms", sa.BigInteger, nullable=True),
+    sa.Column("error_message", sa.String(500), nullable=True),
+    sa.Column("retryable", sa.Boolean, nullable=True),
+    sa.Column("cancel_requested_at", sa.String(40), nullable=True),
+    sa.Column("recovered", sa.Boolean, nullable=False),
+    sa.Column("input_summary_json", sa.Text, nullable=False),
+    sa.Column("previous_run_ids_json", sa.Text, nullable=False),
+    sa.Column("timeline_json", sa.Text, nullable=False),
+    sa.Column("timeline_total", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=True),
+)
+
+
+class WorkflowRunRow(msgspec.Struct, frozen=True):
+    tenant_id: str
+    workflow_id: str
+    workflow_type: str
+    run_id: str | None
+    status: RunStatus
+    started_at: str | None
+    finished_at: str | None
+    error_code: str | None
+    last_event_position: int
+    duration_ms: int | None
+    error_message: str | None
+    retryable: bool | None
+    cancel_requested_at: str | None
+    recovered: bool
+    input_summary_json: str
+    previous_run_ids_json: str
+    timeline_json: str
+    timeline_total: int
+    updated_at: str | None
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status != "in_progress"
+
+
+class TimelineEntry(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True):
+    kind: Literal["started", "recovered", "reopened", "cancel_requested", "closed"]
+    position: int
+    run_id: str | None = None
+    status: str | None = None
+    at: str | None = None
+    error_code: str | None = None
+
+
+WORKFLOW_RUNS = ReadModelTable(workflow_run_projections, WorkflowRunRow)
+_timeline_decoder = msgspec.json.Decoder(list[TimelineEntry])
+_runs_decoder = msgspec.json.Decoder(list[str])
+_encoder = msgspec.json.Encoder(order="sorted")
+
+
+def _key(event: Any, info: EventInfo) -> tuple[str, str]:
+    return (info.tenant_id, event.workflow_id)
+
+
+def _with_entry(row: WorkflowRunRow, entry: TimelineEntry) -> tuple[str, int]:
+    timeline = _timeline_decoder.decode(row.timeline_json)
+    timeline.append(entry)
+    return _encoder.encode(timeline[-TIMELINE_LIMIT:]).decode(), row.timeline_total + 1
+
+
+def _input_summary(summary: dict[str, Any]) -> str:
+    encoded = _encoder.encode(summary).decode()
+    # Bounded: an oversized summary is replaced by an explicit marker, never cut mid-JSON.
+    return encoded if len(encoded) <= INPUT_SUMMARY_LIMIT else '{"truncated":true}'
+
+
+def on_started(row: WorkflowRunRow | None, event: WorkflowStarted, info: EventInfo) -> WorkflowRunRow | None:
+    at = utc_or_none(event.started_at)
+    run_id = event.temporal_run_id
+    if row is None:
+        entry = TimelineEntry(kind="started", position=info.position, run_id=run_id, at=at)
+        return WorkflowRunRow(
+            tenant_id=info.tenant_id,
+            workflow_id=event.workflow_id,
+            workflow_type=event.workflow_type,
+            run_id=run_id,
+            status="in_progress",
+            started_at=at,
+            finished_at=None,
+            error_code=None,
+            last_event_position=info.position,
+            duration_ms=None,
+            error_message=None,
+            retryable=None,
+            cancel_requested_at=None,
+            recovered=False,
+            input_summary_json=_input_summary(event.input_summary),
+            previous_run_ids_json="[]",
+            timeline_json=_encoder.encode([entry]).decode(),
+            timeline_total=1,
+            updated_at=info.at,
+        )
+    previous = _runs_decoder.decode(row.previous_run_ids_json)
+    if run_id is not None and run_id in previous:
+        return row  # a late start of a run this workflow has already moved past
+    same_run = run_id is None or row.run_id is None or run_id == row.run_id
+    if same_run and not row.is_terminal:
+        # A second marker of the open run (dispatch-time row, then the worker's own): fill gaps only.
+        if row.run_id is not None and row.started_at is not None:
+            return row
+        return msgspec.structs.replace(
+            row,
+            run_id=row.run_id or run_id,
+            started_at=row.started_at or at,
+            last_event_position=info.position,
+            updated_at=info.at,
+        )
+    if same_run and run_id is not None and row.is_terminal:
+        if not (event.recovered_from_missing_history and row.error_code == RECONCILED_NOT_FOUND):
+            return row  # the first terminal of a run wins; only a marked recovery may reopen it
+        timeline, total = _with_entry(
+            row, TimelineEntry(kind="recovered", position=info.position, run_id=run_id, at=at)
+        )
+        return msgspec.structs.replace(
+            row,
+            status="in_progress",
+            finished_at=None,
+            error_code=None,
+            error_message=None,
+            retryable=None,
+            duration_ms=None,
+            recovered=True,
+            last_event_position=info.position,
+            timeline_json=timeline,
+            timeline_total=total,
+            updated_at=info.at,
+        )
+    # A new run of the same workflow id reopens the row.
+    if row.run_id is not None:
+        previous = [*previous, row.run_id][-PREVIOUS_RUNS_LIMIT:]
+    timeline, total = _with_entry(
+        row, TimelineEntry(kind="reopened", position=info.position, run_id=run_id, at=at)
+    )
+    return msgspec.structs.replace(
+        row,
+        workflow_type=event.workflow_type,
+        run_id=run_id,
+        status="in_progress",
+        started_at=at,
+        finished_at=None,
+        error_code=None,
+        error_message=None,
+        retryable=None,
+        duration_ms=None,
+        cancel_requested_at=None,
+        recovered=False,
+        input_summary_json=_input_summary(event.input_summary),
+        previous_run_ids_json=_encoder.encode(previous).decode(),
+        last_event_position=info.position,
+        timeline_json=timeline,
+        timeline_total=total,
+        updated_at=info.at,
+    )
+
+
+def on_cancel_requested(
+    row: WorkflowRunRow | None, event: WorkflowCancellationRequested, info: EventInfo
+) -> WorkflowRunRow | None:
+    if row is None or row.is_terminal or row.cancel_requested_at is not None:
+        return row
+    if event.temporal_run_id is not None and row.run_id is not None and event.temporal_run_id != row.run_id:
+        return row  # aimed at another run: a cancel is scoped to its run
+    at = utc_or_none(event.requested_at)
+    timeline, total = _with_entry(
+        row, TimelineEntry(kind="cancel_requested", position=info.position, run_id=row.run_id, at=at)
+    )
+    return msgspec.structs.replace(
+        row,
+        cancel_requested_at=at or info.at,
+        last_event_position=info.position,
+        timeline_json=timeline,
+        timeline_total=total,
+        updated_at=info.at,
+    )
+
+
+Closed = WorkflowCompleted | WorkflowFailed | WorkflowCanceled | WorkflowTimedOut | WorkflowTerminated
+
+
+def _closer(status: RunStatus) -> Any:
+    def on_closed(row: WorkflowRunRow | None, event: Closed, info: EventInfo) -> WorkflowRunRow | None:
+        run_id = event.temporal_run_id
+        at = utc_or_none(event.finished_at)
+        error_code = getattr(event, "error_code", None)
+        message = getattr(event, "error_message", None)
+        entry = TimelineEntry(
+            kind="closed", position=info.position, run_id=run_id, status=status, at=at, error_code=error_code
+        )
+        if row is None:  # the start marker never arrived; the run still shows, closed
+            return WorkflowRunRow(
+                tenant_id=info.tenant_id,
+                workflow_id=event.workflow_id,
+                workflow_type=event.workflow_type,
+                run_id=run_id,
+                status=status,
+                started_at=None,
+                finished_at=at,
+                error_code=error_code,
+                last_event_position=info.position,
+                duration_ms=event.duration_ms,
+                error_message=bound_text(message, 500) if message else None,
+                retryable=getattr(event, "retryable", None),
+                cancel_requested_at=None,
+                recovered=False,
+                input_summary_json="{}",
+                previous_run_ids_json="[]",
+                timeline_json=_encoder.encode([entry]).decode(),
+                timeline_total=1,
+                updated_at=info.at,
+            )
+        if row.is_terminal:
+            return row  # first terminal wins
+        if run_id is not None and row.run_id is not None and run_id != row.run_id:
+            return row  # a terminal event of an older (or unknown) run never closes the current one
+        timeline, total = _with_entry(row, entry)
+        return msgspec.structs.replace(
+            row,
+            run_id=row.run_id or run_id,
+            status=status,
+            finished_at=at,
+            duration_ms=event.duration_ms,
+            error_code=error_code,
+            error_message=bound_text(message, 500) if message else None,
+            retryable=getattr(event, "retryable", None),
+            last_event_position=info.position,
+            timeline_json=timeline,
+            timeline_total=total,
+            updated_at=info.at,
+        )
+
+    return on_closed
+
+
+PROJECTION = Projection(
+    name="workflow_runs",
+    tables=(WORKFLOW_RUNS,),
+    folds=(
+        Fold(WorkflowStarted, WORKFLOW_RUNS, _key, on_started),
+        Fold(WorkflowCancellationRequested, WORKFLOW_RUNS, _key, on_cancel_requested),
+        Fold(WorkflowCompleted, WORKFLOW_RUNS, _key, _closer("succeeded")),
+        Fold(WorkflowFailed, WORKFLOW_RUNS, _key, _closer("failed")),
+        Fold(WorkflowCanceled, WORKFLOW_RUNS, _key, _closer("canceled")),
+        Fold(WorkflowTimedOut, WORKFLOW_RUNS, _key, _closer("timed_out")),
+        Fold(WorkflowTerminated, WORKFLOW_RUNS, _key, _closer("terminated")),
+    ),
+    creates_rows_on=frozenset(
+        {
+            "WorkflowStarted",
+            "WorkflowCompleted",
+            "WorkflowFailed",
+            "WorkflowCanceled",
+            "WorkflowTimedOut",
+            "WorkflowTerminated",
+        }
+    ),
+)

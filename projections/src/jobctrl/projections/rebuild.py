@@ -1,0 +1,117 @@
+"""Rebuilding read models from the log, transactionally.
+
+The rows are folded into shadow tables (``<table>__rebuild``) in ordinary batches, then ONE swap
+transaction locks the watermark, folds whatever the log gained meanwhile, replaces the live rows by
+the shadow rows and (for a full rebuild) sets the watermark.  A failure anywhere before the swap
+commits leaves the live rows and the watermark exactly as they were.
+
+A partial rebuild (some projections under a shared watermark) folds up to the *current watermark*,
+not the log head, so the rebuilt tables and the others stay covered by one position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.registry import EventRegistry
+from jobctrl.kernel.store.database import Database
+from jobctrl.kernel.store.schema import job_events
+from jobctrl.projections.coverage import OPERATIONS, projection_named
+from jobctrl.projections.engine import FoldEngine, RowCache, read_log
+from jobctrl.projections.migrate import migrate
+from jobctrl.projections.model import Projection
+from jobctrl.projections.schema import OPERATIONS_WATERMARK, projection_watermarks
+from jobctrl.projections.sqlutil import copy_table, shadow_of
+from jobctrl.projections.watermarks import ensure_watermark, read_watermark, set_watermark
+
+Progress = Callable[[int, int], None]
+
+
+class RebuildConflict(JobCtrlError):
+    code = "rebuild_conflict"
+    retryable = True
+
+
+@dataclass(frozen=True)
+class RebuildResult:
+    projections: tuple[str, ...]
+    position: int
+    events: int
+    skipped: int
+
+
+def _head(conn: sa.Connection) -> int:
+    return int(conn.execute(sa.select(sa.func.coalesce(sa.func.max(job_events.c.position), 0))).scalar_one())
+
+
+def rebuild(
+    db: Database,
+    registry: EventRegistry,
+    names: Sequence[str] | None = None,
+    *,
+    projections: Sequence[Projection] = OPERATIONS,
+    watermark: str = OPERATIONS_WATERMARK,
+    batch_size: int = 5000,
+    progress: Progress | None = None,
+    cache_capacity: int = 300_000,
+) -> RebuildResult:
+    """Rebuild ``names`` (default: every projection under ``watermark``) from the log."""
+    if batch_size < 1:
+        raise ValueError("batch_size must be positive")
+    every = tuple(projections)
+    selected = every if names is None else tuple(projection_named(n, every) for n in dict.fromkeys(names))
+    full = {p.name for p in selected} == {p.name for p in every}
+    migrate(db)
+    engine = FoldEngine(registry, selected)
+    shadows = {t.name: shadow_of(t.table) for p in selected for t in p.tables}
+    with db.write() as conn:
+        ensure_watermark(conn, watermark)
+        for shadow in shadows.values():
+            shadow.drop(conn, checkfirst=True)
+            shadow.create(conn)
+    with db.read() as conn:
+        target = _head(conn) if full else read_watermark(conn, watermark)
+    cache = RowCache(capacity=cache_capacity)  # the shadows are new and empty: the cache starts complete
+    position, events, skipped = 0, 0, 0
+    while True:
+        with db.write() as conn:
+            batch = read_log(conn, position, batch_size, up_to=target)
+            if not batch:
+                break
+            skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
+        position = batch[-1][0]
+        events += len(batch)
+        if progress is not None:
+            progress(position, target)
+    with db.write() as conn:
+        # Lock the watermark row: no runner batch can commit between this read and the swap.
+        current = conn.execute(
+            sa.select(projection_watermarks.c.position)
+            .where(projection_watermarks.c.name == watermark)
+            .with_for_update()
+        ).scalar_one()
+        final = _head(conn) if full else int(current)
+        if final < target:
+            raise RebuildConflict(f"watermark {watermark!r} moved back from {target} to {final}")
+        while True:  # what the log gained while the shadows were built
+            batch = read_log(conn, position, batch_size, up_to=final)
+            if not batch:
+                break
+            skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
+            position = batch[-1][0]
+            events += len(batch)
+        engine.flush(conn, cache, shadows)
+        for projection in selected:
+            for table in projection.tables:
+                copy_table(conn, shadows[table.name], table.table)
+        for shadow in shadows.values():
+            shadow.drop(conn)
+        if full:
+            set_watermark(conn, watermark, final)
+    if progress is not None:
+        progress(final, final)
+    return RebuildResult(tuple(p.name for p in selected), final, events, skipped)

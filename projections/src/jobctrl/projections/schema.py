@@ -1,0 +1,31 @@
+"""Tables the runner itself keeps: named watermarks and the report of skipped events.
+
+Read-model tables are declared by their read-model modules on the same ``metadata``; Alembic
+migrations (``migrations/``) create and evolve all of them.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+OPERATIONS_WATERMARK = "operations"
+
+# One row per named watermark: the last log position whose effects are in the read models it covers.
+projection_watermarks = sa.Table(
+    "projection_watermarks",
+    metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("position", sa.BigInteger, nullable=False),
+)
+
+# Events the runner could not fold (unknown type, failed validation), with position and reason.
+projection_skipped_events = sa.Table(
+    "projection_skipped_events",
+    metadata,
+    sa.Column("watermark", sa.String(64), primary_key=True),
+    sa.Column("position", sa.BigInteger, primary_key=True),
+    sa.Column("event_type", sa.String(100), nullable=False),
+    sa.Column("reason", sa.String(500), nullable=False),
+)
