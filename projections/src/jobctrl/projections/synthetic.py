@@ -39,10 +39,14 @@ from jobctrl.orchestration.events import (
     Stage,
     StageBlocked,
     StageCompleted,
+    StageEnqueued,
     StageExhausted,
     StageFailed,
+    StageMarkedStale,
+    StageOwnerRef,
     StageReset,
     StageStarted,
+    StageUnblocked,
     StepDetail,
     WorkflowCancellationRequested,
     WorkflowCompleted,
@@ -92,14 +96,20 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
     for stage, limit in _STAGES:
         if stage in ("cover", "apply") and rng.random() < 0.15:
             yield (
-                StageBlocked(job_id=job, stage=stage, blocked_by=["UPSTREAM_TAILOR_FAILED"]),
+                StageBlocked(
+                    job_id=job,
+                    stage=stage,
+                    blocked_by=["tailor"],
+                    error_code="UPSTREAM_TAILOR_FAILED",
+                    error_message="Tailor failed.",
+                ),
                 stream,
                 wf,
                 run,
             )
-            if rng.random() < 0.5:
+            if rng.random() < 0.5:  # Blocked -> Pending only through an unblock (transition 12)
                 yield (
-                    StageReset(job_id=job, stage=stage, reset_attempts=True, reset_at=clock.tick(rng)),
+                    StageUnblocked(job_id=job, stage=stage, attempt_count=0, unblocked_at=clock.tick(rng)),
                     stream,
                     wf,
                     run,
@@ -108,12 +118,7 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
                 return
         failures = rng.choice((0, 0, 0, 1, 1, 2, limit))
         for attempt in range(1, failures + 1):
-            yield (
-                StageStarted(job_id=job, stage=stage, attempt_number=attempt, started_at=clock.tick(rng)),
-                stream,
-                wf,
-                run,
-            )
+            yield from _start(rng, clock, job, stage, attempt, (stream, wf, run))
             yield (
                 StageFailed(
                     job_id=job,
@@ -127,6 +132,13 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
                 wf,
                 run,
             )
+            if attempt < limit:  # Failed -> Pending keeps the count (transition 10)
+                yield (
+                    StageReset(job_id=job, stage=stage, reset_attempts=False, reset_at=clock.tick(rng)),
+                    stream,
+                    wf,
+                    run,
+                )
         if failures >= limit:
             yield (
                 StageExhausted(job_id=job, stage=stage, attempt_count=limit, max_attempts=limit),
@@ -135,12 +147,7 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
                 run,
             )
             return
-        yield (
-            StageStarted(job_id=job, stage=stage, attempt_number=failures + 1, started_at=clock.tick(rng)),
-            stream,
-            wf,
-            run,
-        )
+        yield from _start(rng, clock, job, stage, failures + 1, (stream, wf, run))
         if stage == "enrich":
             yield (
                 JobEnriched(
@@ -212,6 +219,30 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
             wf,
             run,
         )
+        if stage == "score" and rng.random() < 0.05:  # a profile change: Succeeded -> Stale -> Pending
+            at = clock.tick(rng)
+            yield (
+                StageMarkedStale(job_id=job, stage=stage, reason="PROFILE_CHANGED", marked_at=at),
+                stream,
+                wf,
+                run,
+            )
+            yield StageReset(job_id=job, stage=stage, reset_attempts=False, reset_at=at), stream, wf, run
+            return
+
+
+def _start(
+    rng: random.Random, clock: _Clock, job: str, stage: Stage, attempt: int, where: tuple[str, str, str]
+) -> Iterator[Emitted]:
+    """A start (owned stages carry their owner, v2); now and then the row is queued first."""
+    stream, wf, run = where
+    if rng.random() < 0.2:  # Pending -> Queued -> Running
+        yield StageEnqueued(job_id=job, stage=stage, queued_at=clock.tick(rng)), stream, wf, run
+    owner = StageOwnerRef(wf, run, 1) if stage in ("score", "tailor", "cover") else None
+    started = StageStarted(
+        job_id=job, stage=stage, attempt_number=attempt, started_at=clock.tick(rng), owner=owner
+    )
+    yield started, stream, wf, run
 
 
 def _steps(rng: random.Random, clock: _Clock, ex: ExecutionRef, kind: Any, item: str) -> Iterator[Emitted]:
@@ -441,7 +472,7 @@ class LogWriter:
             "stream_id": stream,
             "stream_version": version,
             "event_type": event_type,
-            "schema_version": 1,
+            "schema_version": event.schema_version,
             "tenant_id": "local",
             "job_id": getattr(event, "job_id", None),
             "occurred_at": isoformat(START + timedelta(seconds=n)),
