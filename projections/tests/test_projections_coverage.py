@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+import jobctrl.projections as package
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.projections.coverage import NOT_PROJECTED, OPERATIONS, projected_event_types
+from jobctrl.projections.read_models import discovery_executions, pipeline_steps, stage_states, workflow_runs
 
 
 def test_every_registered_event_is_projected_or_deliberately_not(reg: EventRegistry) -> None:
@@ -26,3 +30,26 @@ def test_folds_only_name_registered_events_and_rows_match_their_tables(reg: Even
         for fold in projection.folds:
             assert reg.class_for(fold.event.event_type) is fold.event
         assert projection.creates_rows_on <= projection.event_types
+
+
+def test_the_documented_operations_columns_match_the_tables() -> None:
+    """The package docstring is the column contract of the pipeline-operations read side: each
+    table's entry names its key and then every other column, in table order."""
+    doc = " ".join((package.__doc__ or "").split())
+    for table in (
+        discovery_executions.discovery_execution_jobs,
+        discovery_executions.discovery_executions,
+        pipeline_steps.pipeline_step_projections,
+        stage_states.job_stage_states,
+        workflow_runs.workflow_run_projections,
+    ):
+        entry = re.search(rf"``{table.name}`` — key \(([^)]*)\)(.*?)(?:\* ``|$)", doc)
+        assert entry is not None, f"{table.name} is not documented"
+        assert [c.strip() for c in entry.group(1).split(",")] == [c.name for c in table.primary_key.columns]
+        text, at = entry.group(2), 0
+        for column in (c.name for c in table.columns if not c.primary_key):
+            found = re.compile(rf"\b{column}\b").search(text, at)
+            assert found is not None, (
+                f"{table.name}.{column} is missing from the documented columns (or out of order)"
+            )
+            at = found.end()

@@ -12,6 +12,35 @@ Public API:
 * ``read_dashboard(conn)``: counters plus live workflow/stage state, never "running" for a dead run.
 * Building blocks for new read models: ``Projection``, ``Fold``, ``ReadModelTable``, ``EventInfo``,
   ``DELETED``; add the module's ``PROJECTION`` to ``coverage.OPERATIONS`` and a migration revision.
+
+Read models the pipeline-operations read side depends on (columns are a contract: a test checks this
+list against the tables; times are ISO-8601 UTC ``...Z`` strings, ``*_json`` columns JSON text):
+
+* ``discovery_execution_jobs`` — key (tenant_id, workflow_id, run_id, job_id), the immutable Discover
+  execution reference plus the member: cohort (observed_this_run | existing_backlog; only ever
+  promoted), linked_at, promoted_at, plan_state (pending | planned | not_eligible | failed),
+  required_steps_json, child_workflow_id, plan_reason, plan_recorded_at, last_event_position,
+  updated_at.
+* ``discovery_executions`` — key (tenant_id, workflow_id, run_id): membership_closed,
+  closed_member_count, closed_at, last_event_position, updated_at.  Member counts per cohort are a
+  GROUP BY over ``discovery_execution_jobs``.
+* ``pipeline_step_projections`` — key (tenant_id, workflow_id, run_id, step_kind, item_key): attempt,
+  status, queued_at, started_at, finished_at, duration_ms, error_code, retryable, detail_code,
+  detail_item_count, last_event_id, last_updated_at.
+* ``job_stage_states`` — key (tenant_id, job_id, stage): state (pending | queued | running | succeeded
+  | failed | exhausted | blocked | skipped | stale | canceled), attempts, max_attempts, queued_at,
+  started_at, finished_at, duration_ms, error_code, error_message, retryable, blocked_by_json, reason,
+  next_action, owner_workflow_id, owner_run_id, owner_attempt, baseline_version,
+  last_event_position, updated_at.
+* ``workflow_run_projections`` — key (tenant_id, workflow_id): workflow_type, run_id, status,
+  started_at, finished_at, error_code, last_event_position, duration_ms, error_message, retryable,
+  cancel_requested_at, recovered, input_summary_json, previous_run_ids_json, timeline_json,
+  timeline_total, updated_at.
+
+Other read models: dashboard_projections, job_list/job_detail_projections, apply_run_projections,
+contact_projections, contact_research_task_projections, discovery_run_projections,
+source_quality_projections, profile_version_projections, profile_continuation_projections,
+scoring_policy_projections.  ``discovery_execution_recoveries`` belongs to the operations read side.
 """
 
 from jobctrl.projections.coverage import NOT_PROJECTED, OPERATIONS, UnknownProjection, projection_named

@@ -13,9 +13,14 @@ from jobctrl.projections.read_models import (
     apply_runs,
     contacts,
     dashboard,
+    discovery_executions,
+    discovery_runs,
     job_detail,
     job_list,
     pipeline_steps,
+    profiles,
+    scoring_policies,
+    source_quality,
     stage_states,
     workflow_runs,
 )
@@ -31,26 +36,32 @@ OPERATIONS: tuple[Projection, ...] = (
     apply_runs.PROJECTION,
     contacts.CONTACTS_PROJECTION,
     contacts.TASKS_PROJECTION,
+    discovery_executions.PROJECTION,
+    discovery_runs.PROJECTION,
+    source_quality.PROJECTION,
+    profiles.PROJECTION,
+    scoring_policies.PROJECTION,
 )
 
 _LATER = "its context's read model ({}) is not built yet; it lands with that context's issue"
 _JOB_VIEWS = _LATER.format("job_list/job_detail_projections")
-_SOURCES = _LATER.format("source-quality read model")
+_SOURCES = (
+    "a candidate source location is not a source yet; source_quality_projections starts at registration"
+)
 _APPLY = _LATER.format("apply review / outcome read models")
 _OUTREACH = _LATER.format("outreach thread read model")
 _MATERIALS = _LATER.format("artifact projections")
 _NO_VIEW = "an audit fact no read model shows; it stays in job_events"
+_PROFILE = (
+    "a change notice for the profile outbox; every accepted save also records ProfileRevisionSaved,"
+    " which feeds profile_version_projections"
+)
 
 NOT_PROJECTED: dict[str, str] = {
-    "DiscoveryRunStarted": _LATER.format("discovery run read model"),
     "DuplicateJobLinked": _JOB_VIEWS,
     "DuplicateJobLinkRejected": _JOB_VIEWS,
-    "DiscoveryFeedbackRecorded": _SOURCES,
     "SourceLocationCandidateDiscovered": _SOURCES,
     "SourceLocationCandidatePromoted": _SOURCES,
-    "SourceRegistryEntryCreated": _SOURCES,
-    "SourceRegistryEntryUpdated": _SOURCES,
-    "SourceStateChanged": _SOURCES,
     "PostingContentSnapshotFailed": _JOB_VIEWS,
     "ContentDuplicateCandidateDetected": _JOB_VIEWS,
     "CompensationFactsUpdated": _JOB_VIEWS,
@@ -75,8 +86,12 @@ NOT_PROJECTED: dict[str, str] = {
     "ApplyReviewDecisionRecorded": _APPLY,
     "ApplicationOutcomeRecorded": _APPLY,
     "OutcomeSuggestionDecided": _APPLY,
-    "ProfileUpdated": _NO_VIEW + " (profile versions are read from the profile aggregate)",
-    "ProfileImported": _NO_VIEW + " (profile versions are read from the profile aggregate)",
+    "RepeatApplicationOverrideGranted": (
+        "consumed by the apply identity claim; the run row shows its use (repeat_override) through"
+        " ApplicationIdentityClaimed, and the grant itself holds only a digest no view shows"
+    ),
+    "ProfileUpdated": _PROFILE,
+    "ProfileImported": _PROFILE,
     "TailoringPolicyUpdated": _MATERIALS,
     "DigestReviewed": _NO_VIEW + " (the digest acknowledgement is read from its aggregate)",
     "WarmIntroIdentified": _OUTREACH,

@@ -23,7 +23,23 @@ import msgspec
 import sqlalchemy as sa
 
 from jobctrl.apply.events import ApplicationSubmitted, ApplyRunStarted
-from jobctrl.discovery.events import JobDiscovered
+from jobctrl.discovery.events import (
+    CohortKind,
+    DiscoveryExecutionMemberLinked,
+    DiscoveryExecutionMemberPromoted,
+    DiscoveryExecutionMembershipClosed,
+    DiscoveryExecutionRefPayload,
+    DiscoveryExecutionWorkPlanRecorded,
+    DiscoveryRunCompleted,
+    DiscoveryRunCounts,
+    DiscoveryRunFailed,
+    DiscoveryRunProgressRecorded,
+    DiscoveryRunStarted,
+    JobDiscovered,
+    JobSourceObserved,
+    SourceRegistryEntryCreated,
+    SourceStateChanged,
+)
 from jobctrl.enrichment.events import JobEnriched
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.events import DomainEvent
@@ -36,13 +52,21 @@ from jobctrl.orchestration.events import (
     PipelineStepFailed,
     PipelineStepQueued,
     PipelineStepStarted,
+    ProfileContinuationCoalesced,
+    ProfileContinuationDispatchIntended,
+    ProfileContinuationQueued,
+    ProfileRevisionSaved,
     Stage,
     StageBlocked,
     StageCompleted,
+    StageEnqueued,
     StageExhausted,
     StageFailed,
+    StageMarkedStale,
+    StageOwnerRef,
     StageReset,
     StageStarted,
+    StageUnblocked,
     StepDetail,
     WorkflowCancellationRequested,
     WorkflowCompleted,
@@ -50,7 +74,7 @@ from jobctrl.orchestration.events import (
     WorkflowStarted,
     WorkflowTerminated,
 )
-from jobctrl.scoring.events import JobScored
+from jobctrl.scoring.events import JobScored, ScoringPolicyUpdated
 
 START = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
 Emitted = tuple[DomainEvent, str, str | None, str | None]  # event, stream, workflow id, run id
@@ -92,14 +116,20 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
     for stage, limit in _STAGES:
         if stage in ("cover", "apply") and rng.random() < 0.15:
             yield (
-                StageBlocked(job_id=job, stage=stage, blocked_by=["UPSTREAM_TAILOR_FAILED"]),
+                StageBlocked(
+                    job_id=job,
+                    stage=stage,
+                    blocked_by=["tailor"],
+                    error_code="UPSTREAM_TAILOR_FAILED",
+                    error_message="Tailor failed.",
+                ),
                 stream,
                 wf,
                 run,
             )
-            if rng.random() < 0.5:
+            if rng.random() < 0.5:  # Blocked -> Pending only through an unblock (transition 12)
                 yield (
-                    StageReset(job_id=job, stage=stage, reset_attempts=True, reset_at=clock.tick(rng)),
+                    StageUnblocked(job_id=job, stage=stage, attempt_count=0, unblocked_at=clock.tick(rng)),
                     stream,
                     wf,
                     run,
@@ -108,12 +138,7 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
                 return
         failures = rng.choice((0, 0, 0, 1, 1, 2, limit))
         for attempt in range(1, failures + 1):
-            yield (
-                StageStarted(job_id=job, stage=stage, attempt_number=attempt, started_at=clock.tick(rng)),
-                stream,
-                wf,
-                run,
-            )
+            yield from _start(rng, clock, job, stage, attempt, (stream, wf, run))
             yield (
                 StageFailed(
                     job_id=job,
@@ -127,6 +152,13 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
                 wf,
                 run,
             )
+            if attempt < limit:  # Failed -> Pending keeps the count (transition 10)
+                yield (
+                    StageReset(job_id=job, stage=stage, reset_attempts=False, reset_at=clock.tick(rng)),
+                    stream,
+                    wf,
+                    run,
+                )
         if failures >= limit:
             yield (
                 StageExhausted(job_id=job, stage=stage, attempt_count=limit, max_attempts=limit),
@@ -135,12 +167,7 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
                 run,
             )
             return
-        yield (
-            StageStarted(job_id=job, stage=stage, attempt_number=failures + 1, started_at=clock.tick(rng)),
-            stream,
-            wf,
-            run,
-        )
+        yield from _start(rng, clock, job, stage, failures + 1, (stream, wf, run))
         if stage == "enrich":
             yield (
                 JobEnriched(
@@ -212,6 +239,30 @@ def _job_story(rng: random.Random, clock: _Clock, n: int, wf: str, run: str) -> 
             wf,
             run,
         )
+        if stage == "score" and rng.random() < 0.05:  # a profile change: Succeeded -> Stale -> Pending
+            at = clock.tick(rng)
+            yield (
+                StageMarkedStale(job_id=job, stage=stage, reason="PROFILE_CHANGED", marked_at=at),
+                stream,
+                wf,
+                run,
+            )
+            yield StageReset(job_id=job, stage=stage, reset_attempts=False, reset_at=at), stream, wf, run
+            return
+
+
+def _start(
+    rng: random.Random, clock: _Clock, job: str, stage: Stage, attempt: int, where: tuple[str, str, str]
+) -> Iterator[Emitted]:
+    """A start (owned stages carry their owner, v2); now and then the row is queued first."""
+    stream, wf, run = where
+    if rng.random() < 0.2:  # Pending -> Queued -> Running
+        yield StageEnqueued(job_id=job, stage=stage, queued_at=clock.tick(rng)), stream, wf, run
+    owner = StageOwnerRef(wf, run, 1) if stage in ("score", "tailor", "cover") else None
+    started = StageStarted(
+        job_id=job, stage=stage, attempt_number=attempt, started_at=clock.tick(rng), owner=owner
+    )
+    yield started, stream, wf, run
 
 
 def _steps(rng: random.Random, clock: _Clock, ex: ExecutionRef, kind: Any, item: str) -> Iterator[Emitted]:
@@ -287,6 +338,7 @@ def _workflow_story(
         ex = ExecutionRef(tenant_id="local", workflow_id=wf, temporal_run_id=run)
         stories = [_steps(rng, clock, ex, "source_family", f"family-{i}") for i in range(items)]
         stories += [_job_story(rng, clock, n, wf, run) for n in jobs[r::runs]]
+        stories.append(_execution_story(rng, clock, wf, run, jobs[r::runs], items))
         yield from _interleave(rng, stories)
         ending = rng.random()
         if ending < 0.1:
@@ -346,6 +398,239 @@ def _workflow_story(
             yield _terminated(clock, rng, wf, f"{wf}-run-{r - 1}", "reconciled_terminated"), stream, wf, run
 
 
+_SOURCES = tuple(f"greenhouse:employer-{i}" for i in range(6))
+
+
+def _execution_story(
+    rng: random.Random, clock: _Clock, wf: str, run: str, jobs: list[int], families: int
+) -> Iterator[Emitted]:
+    """The discovery run and the execution membership of one Discover run: progress reports (some
+    late or shrinking, some progress-silent), members in both cohorts with promotions and a repeated
+    link, work plans (failed then planned, not eligible, a late conflicting plan), observations and
+    source failures, duplicate terminals and a repeated close."""
+    ex = DiscoveryExecutionRefPayload(tenant_id="local", workflow_id=wf, temporal_run_id=run)
+    stream = f"discoveryexecution-{wf}-{run}"
+    sources = rng.sample(_SOURCES, 3)
+    yield (
+        DiscoveryRunStarted(
+            run_id=run, source_ids=sources, profile_snapshot_id=None, started_at=clock.tick(rng)
+        ),
+        f"discoveryrun-{run}",
+        wf,
+        run,
+    )
+    total = families + 2
+    for done in range(total + 1):
+        reported = max(0, done - rng.choice((0, 0, 2)))  # a late report never moves progress back
+        shown = rng.choice((total, total, total - 1, 0))  # a shrinking total, or a silent report
+        yield (
+            DiscoveryRunProgressRecorded(
+                run_id=run, completed=reported, total=shown, recorded_at=clock.tick(rng)
+            ),
+            f"discoveryrun-{run}",
+            wf,
+            run,
+        )
+    for n in jobs:
+        job = f"job-{n:07d}"
+        cohort: CohortKind = "observed_this_run" if rng.random() < 0.6 else "existing_backlog"
+        yield (
+            DiscoveryExecutionMemberLinked(
+                execution=ex, job_id=job, cohort=cohort, linked_at=clock.tick(rng)
+            ),
+            stream,
+            wf,
+            run,
+        )
+        if cohort == "existing_backlog" and rng.random() < 0.5:
+            yield (
+                DiscoveryExecutionMemberPromoted(execution=ex, job_id=job, promoted_at=clock.tick(rng)),
+                stream,
+                wf,
+                run,
+            )
+        if rng.random() < 0.1:  # a repeated link never demotes nor duplicates
+            yield (
+                DiscoveryExecutionMemberLinked(
+                    execution=ex, job_id=job, cohort="existing_backlog", linked_at=clock.tick(rng)
+                ),
+                stream,
+                wf,
+                run,
+            )
+        source = rng.choice(sources)
+        yield (
+            JobSourceObserved(
+                job_id=job,
+                source_observation_id=f"obs-{run}-{n}",
+                source_id=source,
+                source_native_id=str(n),
+                observed_url=f"https://boards.example/{n}",
+                run_id=run,
+                observed_at=clock.tick(rng),
+            ),
+            stream,
+            wf,
+            run,
+        )
+        roll = rng.random()
+        if roll < 0.1:
+            yield _plan(ex, job, "failed", None, "llm_unavailable", clock.tick(rng)), stream, wf, run
+        if roll < 0.8:
+            yield _plan(ex, job, "planned", f"prepare-{job}", None, clock.tick(rng)), stream, wf, run
+        else:
+            yield (
+                _plan(ex, job, "not_eligible", None, "below_fit_threshold", clock.tick(rng)),
+                stream,
+                wf,
+                run,
+            )
+        if rng.random() < 0.05:  # a late conflicting plan: a final plan never changes
+            yield _plan(ex, job, "failed", None, "late", clock.tick(rng)), stream, wf, run
+    if rng.random() < 0.3:
+        source = rng.choice(sources)
+        yield (
+            DiscoveryRunFailed(
+                run_id=run,
+                source_id=source,
+                error_class="source_unavailable",
+                retryable=True,
+                failed_at=clock.tick(rng),
+            ),
+            f"discoveryrun-{run}",
+            wf,
+            run,
+        )
+        yield (
+            SourceStateChanged(
+                source_id=source,
+                from_state="active",
+                to_state=rng.choice(("quarantined", "active")),
+                reason="consecutive_failures",
+                changed_at=clock.tick(rng),
+            ),
+            f"source-{source}",
+            wf,
+            run,
+        )
+    counts = DiscoveryRunCounts(
+        total=len(jobs),
+        new_jobs=len(jobs),
+        existing_jobs=0,
+        observed_jobs=len(jobs),
+        duplicate_jobs=0,
+        rejected_duplicates=0,
+    )
+    for _ in range(2):  # the second terminal is a duplicate: the first wins
+        yield (
+            DiscoveryRunCompleted(run_id=run, counts=counts, error_classes=[], completed_at=clock.tick(rng)),
+            f"discoveryrun-{run}",
+            wf,
+            run,
+        )
+        yield (
+            DiscoveryExecutionMembershipClosed(
+                execution=ex, member_count=len(jobs), closed_at=clock.tick(rng)
+            ),
+            stream,
+            wf,
+            run,
+        )
+
+
+def _plan(
+    ex: DiscoveryExecutionRefPayload, job: str, state: Any, child: str | None, reason: str | None, at: str
+) -> DiscoveryExecutionWorkPlanRecorded:
+    return DiscoveryExecutionWorkPlanRecorded(
+        execution=ex,
+        job_id=job,
+        state=state,
+        required_steps=["enrich", "score", "tailor"] if state == "planned" else [],
+        child_workflow_id=child,
+        reason_code=reason,
+        recorded_at=at,
+    )
+
+
+def _tenant_story(rng: random.Random, clock: _Clock) -> Iterator[Emitted]:
+    """Source registrations, scoring policy versions (one arriving late) and profile revisions with
+    their continuation outbox (dispatched or coalesced)."""
+    for source in _SOURCES:
+        yield (
+            SourceRegistryEntryCreated(
+                source_id=source,
+                kind="ats_api",
+                policy_id="default",
+                state="active",
+                created_at=clock.tick(rng),
+            ),
+            f"source-{source}",
+            None,
+            None,
+        )
+    for version in (1, 3, 2):  # version 2 arrives after 3 and is ignored
+        yield (
+            ScoringPolicyUpdated(
+                policy_id="default",
+                policy_version=version,
+                previous_policy_version=version - 1 or None,
+                policy_fingerprint=f"fp-{version}",
+                changed_fields=["criteria"],
+                criteria=f"criteria {version}",
+                strong_band_min=8,
+                good_band_min=6,
+                stretch_band_min=4,
+                updated_at=clock.tick(rng),
+            ),
+            "scoringpolicy-default",
+            None,
+            None,
+        )
+    for version in range(1, 4):
+        at = clock.tick(rng)
+        yield (
+            ProfileRevisionSaved(
+                profile_version=version,
+                content={"summary": "x", "skills": ["python"]},
+                facts_digest=f"facts-{version}",
+                presentation_digest="presentation-1",
+                saved_at=at,
+            ),
+            "profile-local",
+            None,
+            None,
+        )
+        intent = f"intent-{version}"
+        yield (
+            ProfileContinuationQueued(
+                intent_id=intent,
+                profile_version=version,
+                profile_event_id=f"p-{version}",
+                workflow_id="prepare",
+                queued_at=at,
+            ),
+            "profile-local",
+            None,
+            None,
+        )
+        if version < 3 and rng.random() < 0.5:
+            yield (
+                ProfileContinuationCoalesced(
+                    intent_id=intent, into_intent_id=f"intent-{version + 1}", coalesced_at=at
+                ),
+                "profile-local",
+                None,
+                None,
+            )
+        else:
+            yield (
+                ProfileContinuationDispatchIntended(intent_id=intent, workflow_id="prepare", intended_at=at),
+                "profile-local",
+                None,
+                None,
+            )
+
+
 def _completed(clock: _Clock, rng: random.Random, wf: str, run: str) -> WorkflowCompleted:
     return WorkflowCompleted(
         workflow_id=wf,
@@ -389,6 +674,7 @@ def generate(
     clock = _Clock()
     per = [list(range(w, jobs, workflows)) for w in range(workflows)]
     stories = [_workflow_story(rng, clock, f"discover-{w}", runs, per[w], families) for w in range(workflows)]
+    stories.append(_tenant_story(rng, clock))
     yield from _interleave(rng, stories)
 
 
@@ -441,7 +727,7 @@ class LogWriter:
             "stream_id": stream,
             "stream_version": version,
             "event_type": event_type,
-            "schema_version": 1,
+            "schema_version": event.schema_version,
             "tenant_id": "local",
             "job_id": getattr(event, "job_id", None),
             "occurred_at": isoformat(START + timedelta(seconds=n)),

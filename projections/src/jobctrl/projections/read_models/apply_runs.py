@@ -3,7 +3,11 @@
 The row carries no personal data: an email candidate is recorded only as a flag (never its
 recipient, subject or body), a failure only as a bounded code taken from the result, and run events
 only as a count plus the last event kind when it is a safe code.  The first terminal result of a
-run wins; an intent without a result is shown as ``needs_verification`` by the reader, not guessed.
+run wins (``ApplySubmissionBlocked`` — a human must act before any submission — is terminal too,
+with its reason as the result code); an intent without a result is shown as ``needs_verification``
+by the reader, not guessed.  ``ApplicationIdentityClaimed`` stamps the run with the time its
+employer+role identity was reserved and whether a repeat-application override was used (never the
+identity digest itself).
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import sqlalchemy as sa
 
 from jobctrl.apply.events import (
     ApplicationFailed,
+    ApplicationIdentityClaimed,
     ApplicationSubmitted,
     ApplyRunEventRecorded,
     ApplyRunStarted,
+    ApplySubmissionBlocked,
     ApplySubmitIntended,
     EmailApplicationCandidateRecorded,
 )
@@ -27,7 +33,7 @@ from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTabl
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
 
-ApplyStatus = Literal["running", "succeeded", "failed"]
+ApplyStatus = Literal["running", "succeeded", "failed", "blocked"]
 _SAFE_CODE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 apply_run_projections = sa.Table(
@@ -48,6 +54,8 @@ apply_run_projections = sa.Table(
     sa.Column("started_at", sa.String(40), nullable=True),
     sa.Column("finished_at", sa.String(40), nullable=True),
     sa.Column("verification_confidence", sa.Float, nullable=True),
+    sa.Column("identity_claimed_at", sa.String(40), nullable=True),
+    sa.Column("repeat_override", sa.Boolean, nullable=True),
     sa.Column("last_event_position", sa.BigInteger, nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=True),
 )
@@ -69,6 +77,8 @@ class ApplyRunRow(msgspec.Struct, frozen=True):
     started_at: str | None
     finished_at: str | None
     verification_confidence: float | None
+    identity_claimed_at: str | None
+    repeat_override: bool | None
     last_event_position: int
     updated_at: str | None
 
@@ -102,6 +112,8 @@ def _next(row: ApplyRunRow | None, event: Any, info: EventInfo, **changes: Any) 
             started_at=None,
             finished_at=None,
             verification_confidence=None,
+            identity_claimed_at=None,
+            repeat_override=None,
             last_event_position=info.position,
             updated_at=None,
         )
@@ -161,6 +173,33 @@ def on_failed(row: ApplyRunRow | None, event: ApplicationFailed, info: EventInfo
     return _next(row, event, info, status="failed", result_code=code, finished_at=info.at)
 
 
+def on_blocked(row: ApplyRunRow | None, event: ApplySubmissionBlocked, info: EventInfo) -> ApplyRunRow:
+    if row is not None and row.status != "running":
+        return row
+    return _next(
+        row,
+        event,
+        info,
+        status="blocked",
+        result_code=event.reason,
+        finished_at=utc_or_none(event.blocked_at),
+    )
+
+
+def on_identity_claimed(
+    row: ApplyRunRow | None, event: ApplicationIdentityClaimed, info: EventInfo
+) -> ApplyRunRow:
+    if row is not None and row.identity_claimed_at is not None:
+        return row  # one claim per run
+    return _next(
+        row,
+        event,
+        info,
+        identity_claimed_at=utc_or_none(event.claimed_at),
+        repeat_override=event.override_id is not None,
+    )
+
+
 PROJECTION = Projection(
     name="apply_runs",
     tables=(APPLY_RUNS,),
@@ -171,8 +210,17 @@ PROJECTION = Projection(
         Fold(EmailApplicationCandidateRecorded, APPLY_RUNS, _key, on_email_candidate),
         Fold(ApplicationSubmitted, APPLY_RUNS, _key, on_submitted),
         Fold(ApplicationFailed, APPLY_RUNS, _key, on_failed),
+        Fold(ApplySubmissionBlocked, APPLY_RUNS, _key, on_blocked),
+        Fold(ApplicationIdentityClaimed, APPLY_RUNS, _key, on_identity_claimed),
     ),
     creates_rows_on=frozenset(
-        {"ApplyRunStarted", "ApplySubmitIntended", "ApplicationSubmitted", "ApplicationFailed"}
+        {
+            "ApplyRunStarted",
+            "ApplySubmitIntended",
+            "ApplicationSubmitted",
+            "ApplicationFailed",
+            "ApplySubmissionBlocked",
+            "ApplicationIdentityClaimed",
+        }
     ),
 )

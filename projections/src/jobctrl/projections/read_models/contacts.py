@@ -18,6 +18,7 @@ from jobctrl.contact.events import (
     ContactCandidateProposed,
     ContactCreated,
     ContactDeleted,
+    ContactResearchSourceAttempted,
     ContactResearchTaskCompleted,
     ContactResearchTaskFailed,
     ContactResearchTaskNeedsReview,
@@ -58,6 +59,8 @@ contact_research_task_projections = sa.Table(
     sa.Column("confirmed", sa.Integer, nullable=True),
     sa.Column("error_class", sa.String(80), nullable=True),
     sa.Column("retryable", sa.Boolean, nullable=True),
+    sa.Column("sources_attempted", sa.Integer, nullable=False),
+    sa.Column("sources_refused", sa.Integer, nullable=False),
     sa.Column("started_at", sa.String(40), nullable=True),
     sa.Column("finished_at", sa.String(40), nullable=True),
     sa.Column("last_event_position", sa.BigInteger, nullable=False),
@@ -88,11 +91,15 @@ class ResearchTaskRow(msgspec.Struct, frozen=True):
     confirmed: int | None
     error_class: str | None
     retryable: bool | None
+    sources_attempted: int
+    sources_refused: int  # robots, rate limit, budget, manual capture or rejected: not read
     started_at: str | None
     finished_at: str | None
     last_event_position: int
     updated_at: str | None
 
+
+_READ_OUTCOMES = frozenset({"allowed", "no_candidates"})  # the source was fetched and read
 
 CONTACTS = ReadModelTable(contact_projections, ContactRow)
 TASKS = ReadModelTable(contact_research_task_projections, ResearchTaskRow)
@@ -159,6 +166,8 @@ def _task(row: ResearchTaskRow | None, event: Any, info: EventInfo, **changes: A
             confirmed=None,
             error_class=None,
             retryable=None,
+            sources_attempted=0,
+            sources_refused=0,
             started_at=None,
             finished_at=None,
             last_event_position=info.position,
@@ -223,6 +232,20 @@ def on_task_failed(row: ResearchTaskRow | None, event: ContactResearchTaskFailed
     )
 
 
+def on_source_attempted(
+    row: ResearchTaskRow | None, event: ContactResearchSourceAttempted, info: EventInfo
+) -> Any:
+    # Counts only: the URL looked at stays in the log (the row holds no source addresses).
+    refused = 0 if event.outcome in _READ_OUTCOMES else 1
+    return _task(
+        row,
+        event,
+        info,
+        sources_attempted=(row.sources_attempted if row else 0) + 1,
+        sources_refused=(row.sources_refused if row else 0) + refused,
+    )
+
+
 CONTACTS_PROJECTION = Projection(
     name="contacts",
     tables=(CONTACTS,),
@@ -245,6 +268,7 @@ TASKS_PROJECTION = Projection(
         Fold(ContactResearchTaskNeedsReview, TASKS, _task_key, on_needs_review),
         Fold(ContactResearchTaskCompleted, TASKS, _task_key, on_task_completed),
         Fold(ContactResearchTaskFailed, TASKS, _task_key, on_task_failed),
+        Fold(ContactResearchSourceAttempted, TASKS, _task_key, on_source_attempted),
     ),
     creates_rows_on=frozenset({"ContactResearchTaskStarted"}),
 )

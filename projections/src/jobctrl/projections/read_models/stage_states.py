@@ -1,8 +1,15 @@
-"""``job_stage_states``: one row per (tenant, job, stage), a pure fold of the typed ``Stage*`` events.
+"""``job_stage_states``: one row per (tenant, job, stage), a pure fold of ALL typed ``Stage*`` events.
 
-The Orchestration aggregate enforces which transitions are legal; this fold only records what the
-events say, in log order.  The owner of a running stage is the workflow id / run id / attempt in the
-metadata of its ``StageStarted`` event (durability pattern 4: every running write carries its owner).
+The JobStages aggregate (orchestration) enforces which transitions are legal; this fold only records
+what the events say, in log order, with the same values the aggregate's own fold
+(``jobctrl.orchestration.stages.fold``) derives — a property test folds random valid histories both
+ways and compares.  Attempt counting follows the transition table: a reset from Failed keeps the count
+unless ``resetAttempts``; a reset from Exhausted, Canceled or Stale starts again at zero; an unblock
+restores the count carried by the event.
+
+The owner of a running stage is the ``owner`` of its v2 ``StageStarted`` payload; v1 events (no owner
+in the payload) fall back to the workflow id / run id / attempt of the event metadata (durability
+pattern 4: every running write carries its owner).
 """
 
 from __future__ import annotations
@@ -18,30 +25,36 @@ from jobctrl.orchestration.events import (
     StageBlocked,
     StageCanceled,
     StageCompleted,
+    StageEnqueued,
     StageExhausted,
     StageFailed,
+    StageMarkedStale,
     StageReset,
     StageSkipped,
     StageStarted,
+    StageUnblocked,
 )
+from jobctrl.orchestration.stages.limits import MAX_ATTEMPTS
 from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
 
-StageState = Literal[
-    "pending", "running", "succeeded", "failed", "exhausted", "blocked", "skipped", "canceled"
+StageStateName = Literal[
+    "pending",
+    "queued",
+    "running",
+    "succeeded",
+    "failed",
+    "exhausted",
+    "blocked",
+    "skipped",
+    "stale",
+    "canceled",
 ]
-NextAction = Literal["run", "await_result", "retry", "reset_required", "await_upstream", "none"]
-
-# Attempt limits per stage (runtime reference §1.3); discover has no per-job attempt budget.
-MAX_ATTEMPTS: dict[str, int | None] = {
-    "discover": None,
-    "enrich": 5,
-    "score": 3,
-    "tailor": 5,
-    "cover": 5,
-    "apply": 3,
-}
+# What the pipeline should do next with the row (derived here; the aggregate keeps no such column).
+NextAction = Literal[
+    "run", "await_start", "await_result", "retry", "reset_required", "await_upstream", "none"
+]
 
 job_stage_states = sa.Table(
     "job_stage_states",
@@ -52,17 +65,20 @@ job_stage_states = sa.Table(
     sa.Column("state", sa.String(20), nullable=False),
     sa.Column("attempts", sa.Integer, nullable=False),
     sa.Column("max_attempts", sa.Integer, nullable=True),
+    sa.Column("queued_at", sa.String(40), nullable=True),
     sa.Column("started_at", sa.String(40), nullable=True),
     sa.Column("finished_at", sa.String(40), nullable=True),
     sa.Column("duration_ms", sa.BigInteger, nullable=True),
     sa.Column("error_code", sa.String(80), nullable=True),
+    sa.Column("error_message", sa.String(500), nullable=True),
     sa.Column("retryable", sa.Boolean, nullable=True),
     sa.Column("blocked_by_json", sa.Text, nullable=False),
-    sa.Column("skip_reason", sa.String(500), nullable=True),
+    sa.Column("reason", sa.String(500), nullable=True),
     sa.Column("next_action", sa.String(20), nullable=False),
     sa.Column("owner_workflow_id", sa.String(200), nullable=True),
     sa.Column("owner_run_id", sa.String(200), nullable=True),
     sa.Column("owner_attempt", sa.Integer, nullable=True),
+    sa.Column("baseline_version", sa.Integer, nullable=True),
     sa.Column("last_event_position", sa.BigInteger, nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=True),
 )
@@ -72,20 +88,23 @@ class StageStateRow(msgspec.Struct, frozen=True):
     tenant_id: str
     job_id: str
     stage: Stage
-    state: StageState
+    state: StageStateName
     attempts: int
     max_attempts: int | None
+    queued_at: str | None
     started_at: str | None
-    finished_at: str | None
+    finished_at: str | None  # also the cancel time of a canceled row
     duration_ms: int | None
-    error_code: str | None
+    error_code: str | None  # failed / exhausted / blocked rows
+    error_message: str | None
     retryable: bool | None
-    blocked_by_json: str
-    skip_reason: str | None
+    blocked_by_json: str  # JSON list, in the event's order
+    reason: str | None  # the reason of a skipped, stale or canceled row
     next_action: NextAction
     owner_workflow_id: str | None
     owner_run_id: str | None
     owner_attempt: int | None
+    baseline_version: int | None
     last_event_position: int
     updated_at: str | None
 
@@ -93,13 +112,44 @@ class StageStateRow(msgspec.Struct, frozen=True):
 STAGE_STATES = ReadModelTable(job_stage_states, StageStateRow)
 _encoder = msgspec.json.Encoder()
 
+# Columns that belong to one state only: cleared whenever the row moves to another state.
+_CLEARED: dict[str, Any] = {
+    "queued_at": None,
+    "finished_at": None,
+    "duration_ms": None,
+    "error_code": None,
+    "error_message": None,
+    "retryable": None,
+    "blocked_by_json": "[]",
+    "reason": None,
+}
+_NO_OWNER: dict[str, Any] = {
+    "owner_workflow_id": None,
+    "owner_run_id": None,
+    "owner_attempt": None,
+    "baseline_version": None,
+}
+
 
 def _key(event: Any, info: EventInfo) -> tuple[str, str, str]:
     return (info.tenant_id, event.job_id, event.stage)
 
 
-def _next(row: StageStateRow | None, event: Any, info: EventInfo, **changes: Any) -> StageStateRow:
-    """``row`` (or a fresh pending row) with ``changes`` and the event's position and time: one copy."""
+def _limit(stage: Stage) -> int:
+    return MAX_ATTEMPTS[stage]
+
+
+def _next(
+    row: StageStateRow | None,
+    event: Any,
+    info: EventInfo,
+    *,
+    clear: bool = False,
+    clear_owner: bool = False,
+    **changes: Any,
+) -> StageStateRow:
+    """``row`` (or a fresh pending row) with ``changes`` and the event's position and time: one copy.
+    ``clear`` first resets the columns of the previous state, ``clear_owner`` the owner columns."""
     if row is None:
         row = StageStateRow(
             tenant_id=info.tenant_id,
@@ -107,43 +157,76 @@ def _next(row: StageStateRow | None, event: Any, info: EventInfo, **changes: Any
             stage=event.stage,
             state="pending",
             attempts=0,
-            max_attempts=MAX_ATTEMPTS[event.stage],
+            max_attempts=_limit(event.stage),
+            queued_at=None,
             started_at=None,
             finished_at=None,
             duration_ms=None,
             error_code=None,
+            error_message=None,
             retryable=None,
             blocked_by_json="[]",
-            skip_reason=None,
+            reason=None,
             next_action="run",
             owner_workflow_id=None,
             owner_run_id=None,
             owner_attempt=None,
+            baseline_version=None,
             last_event_position=info.position,
             updated_at=None,
         )
+    if clear or clear_owner:
+        changes = {**(_CLEARED if clear else {}), **(_NO_OWNER if clear_owner else {}), **changes}
     return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 
 
-def on_started(row: StageStateRow | None, event: StageStarted, info: EventInfo) -> StageStateRow:
-    meta = info.meta
+def _pending(row: StageStateRow | None, event: Any, info: EventInfo, attempts: int) -> StageStateRow:
     return _next(
         row,
         event,
         info,
+        clear=True,
+        clear_owner=True,
+        state="pending",
+        attempts=attempts,
+        max_attempts=_limit(event.stage),
+        started_at=None,
+        next_action="run",
+    )
+
+
+def on_enqueued(row: StageStateRow | None, event: StageEnqueued, info: EventInfo) -> StageStateRow:
+    return _next(
+        row,
+        event,
+        info,
+        clear=True,
+        state="queued",
+        queued_at=utc_or_none(event.queued_at),
+        next_action="await_start",
+    )
+
+
+def on_started(row: StageStateRow | None, event: StageStarted, info: EventInfo) -> StageStateRow:
+    owner: tuple[str | None, str | None, int | None]
+    if event.owner is not None:
+        owner = (event.owner.workflow_id, event.owner.temporal_run_id, event.owner.attempt)
+    else:  # a v1 event: the owner is only in the metadata
+        meta = info.meta
+        owner = (meta.workflow_id, meta.run_id, meta.attempt)
+    return _next(
+        row,
+        event,
+        info,
+        clear=True,
         state="running",
         attempts=event.attempt_number,
         started_at=utc_or_none(event.started_at),
-        finished_at=None,
-        duration_ms=None,
-        error_code=None,
-        retryable=None,
-        blocked_by_json="[]",
-        skip_reason=None,
         next_action="await_result",
-        owner_workflow_id=meta.workflow_id,
-        owner_run_id=meta.run_id,
-        owner_attempt=meta.attempt,
+        owner_workflow_id=owner[0],
+        owner_run_id=owner[1],
+        owner_attempt=owner[2],
+        baseline_version=event.baseline_version,
     )
 
 
@@ -152,33 +235,35 @@ def on_completed(row: StageStateRow | None, event: StageCompleted, info: EventIn
         row,
         event,
         info,
+        clear=True,
         state="succeeded",
         finished_at=utc_or_none(event.finished_at),
         duration_ms=event.duration_ms,
-        error_code=None,
-        retryable=None,
         next_action="none",
     )
 
 
 def on_failed(row: StageStateRow | None, event: StageFailed, info: EventInfo) -> StageStateRow:
     attempts = max(row.attempts if row is not None else 0, event.attempt_number)
-    limit = MAX_ATTEMPTS[event.stage] if row is None else row.max_attempts
-    budget_left = limit is None or attempts < limit
+    limit = _limit(event.stage)
     return _next(
         row,
         event,
         info,
+        clear=True,
         state="failed",
         attempts=attempts,
+        max_attempts=limit,
         finished_at=info.at,
         error_code=event.error_code,
+        error_message=event.error_message,
         retryable=event.retryable,
-        next_action="retry" if event.retryable and budget_left else "reset_required",
+        next_action="retry" if event.retryable and attempts < limit else "reset_required",
     )
 
 
 def on_exhausted(row: StageStateRow | None, event: StageExhausted, info: EventInfo) -> StageStateRow:
+    # The failure's code and message stay on the row (the aggregate's Exhausted keeps them too).
     return _next(
         row,
         event,
@@ -192,25 +277,9 @@ def on_exhausted(row: StageStateRow | None, event: StageExhausted, info: EventIn
 
 
 def on_reset(row: StageStateRow | None, event: StageReset, info: EventInfo) -> StageStateRow:
-    attempts = 0 if event.reset_attempts or row is None else row.attempts
-    return _next(
-        row,
-        event,
-        info,
-        state="pending",
-        attempts=attempts,
-        max_attempts=MAX_ATTEMPTS[event.stage],
-        finished_at=None,
-        duration_ms=None,
-        error_code=None,
-        retryable=None,
-        blocked_by_json="[]",
-        skip_reason=None,
-        next_action="run",
-        owner_workflow_id=None,
-        owner_run_id=None,
-        owner_attempt=None,
-    )
+    # Only Failed -> Pending may keep its count; Exhausted/Canceled/Stale -> Pending start at zero.
+    keep = row is not None and row.state == "failed" and not event.reset_attempts
+    return _pending(row, event, info, row.attempts if keep and row is not None else 0)
 
 
 def on_blocked(row: StageStateRow | None, event: StageBlocked, info: EventInfo) -> StageStateRow:
@@ -218,15 +287,28 @@ def on_blocked(row: StageStateRow | None, event: StageBlocked, info: EventInfo) 
         row,
         event,
         info,
+        clear=True,
         state="blocked",
-        blocked_by_json=_encoder.encode(sorted(set(event.blocked_by))).decode(),
+        blocked_by_json=_encoder.encode(list(event.blocked_by)).decode(),
+        error_code=event.error_code,
+        error_message=event.error_message,
         next_action="await_upstream",
     )
 
 
+def on_unblocked(row: StageStateRow | None, event: StageUnblocked, info: EventInfo) -> StageStateRow:
+    return _pending(row, event, info, event.attempt_count)
+
+
 def on_skipped(row: StageStateRow | None, event: StageSkipped, info: EventInfo) -> StageStateRow:
     return _next(
-        row, event, info, state="skipped", skip_reason=bound_text(event.reason, 500), next_action="none"
+        row,
+        event,
+        info,
+        clear=True,
+        state="skipped",
+        reason=bound_text(event.reason, 500),
+        next_action="none",
     )
 
 
@@ -235,38 +317,38 @@ def on_canceled(row: StageStateRow | None, event: StageCanceled, info: EventInfo
         row,
         event,
         info,
+        clear=True,
+        clear_owner=True,
         state="canceled",
         finished_at=utc_or_none(event.canceled_at),
-        next_action="run",
-        owner_workflow_id=None,
-        owner_run_id=None,
-        owner_attempt=None,
+        reason=None if event.reason is None else bound_text(event.reason, 500),
+        next_action="reset_required",
     )
 
+
+def on_marked_stale(row: StageStateRow | None, event: StageMarkedStale, info: EventInfo) -> StageStateRow:
+    return _next(
+        row, event, info, clear=True, state="stale", reason=event.reason, next_action="reset_required"
+    )
+
+
+_FOLDS = (
+    Fold(StageEnqueued, STAGE_STATES, _key, on_enqueued),
+    Fold(StageStarted, STAGE_STATES, _key, on_started),
+    Fold(StageCompleted, STAGE_STATES, _key, on_completed),
+    Fold(StageFailed, STAGE_STATES, _key, on_failed),
+    Fold(StageExhausted, STAGE_STATES, _key, on_exhausted),
+    Fold(StageReset, STAGE_STATES, _key, on_reset),
+    Fold(StageBlocked, STAGE_STATES, _key, on_blocked),
+    Fold(StageUnblocked, STAGE_STATES, _key, on_unblocked),
+    Fold(StageSkipped, STAGE_STATES, _key, on_skipped),
+    Fold(StageCanceled, STAGE_STATES, _key, on_canceled),
+    Fold(StageMarkedStale, STAGE_STATES, _key, on_marked_stale),
+)
 
 PROJECTION = Projection(
     name="stage_states",
     tables=(STAGE_STATES,),
-    folds=(
-        Fold(StageStarted, STAGE_STATES, _key, on_started),
-        Fold(StageCompleted, STAGE_STATES, _key, on_completed),
-        Fold(StageFailed, STAGE_STATES, _key, on_failed),
-        Fold(StageExhausted, STAGE_STATES, _key, on_exhausted),
-        Fold(StageReset, STAGE_STATES, _key, on_reset),
-        Fold(StageBlocked, STAGE_STATES, _key, on_blocked),
-        Fold(StageSkipped, STAGE_STATES, _key, on_skipped),
-        Fold(StageCanceled, STAGE_STATES, _key, on_canceled),
-    ),
-    creates_rows_on=frozenset(
-        {
-            "StageStarted",
-            "StageCompleted",
-            "StageFailed",
-            "StageExhausted",
-            "StageReset",
-            "StageBlocked",
-            "StageSkipped",
-            "StageCanceled",
-        }
-    ),
+    folds=_FOLDS,
+    creates_rows_on=frozenset(f.event.event_type for f in _FOLDS),
 )

@@ -1,0 +1,252 @@
+"""Scenarios of features/projections/discovery_views.feature, both databases (shared steps such as
+the apply-run ones are in conftest.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from pytest_bdd import given, parsers, scenarios, then, when
+
+from jobctrl.apply.events import ApplicationSubmitted, ApplySubmissionBlocked
+from jobctrl.discovery.events import (
+    DiscoveryExecutionMemberLinked,
+    DiscoveryExecutionMemberPromoted,
+    DiscoveryExecutionMembershipClosed,
+    DiscoveryExecutionRefPayload,
+    DiscoveryExecutionWorkPlanRecorded,
+    DiscoveryRunFailed,
+    DiscoveryRunProgressRecorded,
+    JobSourceObserved,
+    SourceRegistryEntryCreated,
+    SourceStateChanged,
+)
+from jobctrl.projections.read_models.apply_runs import apply_run_projections
+from jobctrl.projections.read_models.discovery_executions import (
+    discovery_execution_jobs,
+    discovery_executions,
+)
+from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
+from jobctrl.projections.read_models.scoring_policies import scoring_policy_projections
+from jobctrl.projections.read_models.source_quality import source_quality_projections
+from jobctrl.scoring.events import ScoringPolicyUpdated
+
+pytestmark = pytest.mark.both_databases
+scenarios("projections/discovery_views.feature")
+
+AT = "2026-03-01T09:00:00.000Z"
+EXECUTION = DiscoveryExecutionRefPayload(
+    tenant_id="local", workflow_id="discover-local", temporal_run_id="r1"
+)
+
+
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    return db_kind
+
+
+def _one(world: Any, table: sa.Table, *where: Any) -> Any:
+    with world.fold().read() as conn:
+        return conn.execute(sa.select(table).where(*where)).one()
+
+
+# -- execution membership -------------------------------------------------------------------------
+@given(parsers.parse('job "{job}" joined the execution as "{cohort}"'))
+@when(parsers.parse('job "{job}" joined the execution as "{cohort}"'))
+def linked(world: Any, job: str, cohort: str) -> None:
+    world.append(DiscoveryExecutionMemberLinked(execution=EXECUTION, job_id=job, cohort=cohort, linked_at=AT))
+
+
+@given(parsers.parse('job "{job}" was promoted by an observation'))
+def promoted(world: Any, job: str) -> None:
+    world.append(DiscoveryExecutionMemberPromoted(execution=EXECUTION, job_id=job, promoted_at=AT))
+
+
+def _plan(job: str, state: str, steps: list[str], child: str | None, reason: str | None) -> Any:
+    return DiscoveryExecutionWorkPlanRecorded(
+        execution=EXECUTION,
+        job_id=job,
+        state=state,
+        required_steps=steps,
+        child_workflow_id=child,
+        reason_code=reason,
+        recorded_at=AT,
+    )
+
+
+@given(parsers.parse('the plan of "{job}" failed with "{reason}"'))
+def plan_failed(world: Any, job: str, reason: str) -> None:
+    world.append(_plan(job, "failed", [], None, reason))
+
+
+@given(parsers.parse('job "{job}" was planned with steps "{steps}" under child "{child}"'))
+def planned(world: Any, job: str, steps: str, child: str) -> None:
+    world.append(_plan(job, "planned", steps.split(","), child, None))
+
+
+@when(parsers.parse('the plan of "{job}" was recorded not eligible with "{reason}"'))
+def not_eligible(world: Any, job: str, reason: str) -> None:
+    world.append(_plan(job, "not_eligible", [], None, reason))
+
+
+@given(parsers.parse("the execution membership closed with {count:d} member"))
+@when(parsers.parse("the execution membership closed with {count:d} members"))
+def closed(world: Any, count: int) -> None:
+    world.append(DiscoveryExecutionMembershipClosed(execution=EXECUTION, member_count=count, closed_at=AT))
+
+
+@then(parsers.parse('job "{job}" is a member in cohort "{cohort}"'))
+def member_cohort(world: Any, job: str, cohort: str) -> None:
+    t = discovery_execution_jobs
+    row = _one(world, t, t.c.job_id == job)
+    assert (row.workflow_id, row.run_id, row.cohort) == ("discover-local", "r1", cohort)
+
+
+@then(parsers.parse('the plan of "{job}" is "{state}" with steps "{steps}" under child "{child}"'))
+def plan_is(world: Any, job: str, state: str, steps: str, child: str) -> None:
+    t = discovery_execution_jobs
+    row = _one(world, t, t.c.job_id == job)
+    assert (row.plan_state, json.loads(row.required_steps_json), row.child_workflow_id, row.plan_reason) == (
+        state,
+        steps.split(","),
+        child,
+        None,
+    )
+
+
+@then(parsers.parse("the execution membership is closed with {count:d} member"))
+def closed_with(world: Any, count: int) -> None:
+    t = discovery_executions
+    row = _one(world, t, t.c.workflow_id == "discover-local")
+    assert (row.membership_closed, row.closed_member_count) == (True, count)
+
+
+# -- discovery runs -------------------------------------------------------------------------------
+@given(parsers.parse('discovery run "{run}" reported {done:d} of {total:d}'))
+@when(parsers.parse('discovery run "{run}" reported {done:d} of {total:d}'))
+def progress(world: Any, run: str, done: int, total: int) -> None:
+    world.append(DiscoveryRunProgressRecorded(run_id=run, completed=done, total=total, recorded_at=AT))
+
+
+@then(parsers.parse('discovery run "{run}" shows {done:d} of {total:d}'))
+def progress_is(world: Any, run: str, done: int, total: int) -> None:
+    t = discovery_run_projections
+    row = _one(world, t, t.c.run_id == run)
+    assert (row.status, row.progress_completed, row.progress_total) == ("running", done, total)
+
+
+# -- source quality -------------------------------------------------------------------------------
+@given(parsers.parse('source "{source}" was registered'))
+def registered(world: Any, source: str) -> None:
+    world.append(
+        SourceRegistryEntryCreated(
+            source_id=source, kind="ats_api", policy_id="p1", state="active", created_at=AT
+        )
+    )
+
+
+@given(parsers.parse('source "{source}" failed a run twice'))
+def failed_twice(world: Any, source: str) -> None:
+    for run in ("run-1", "run-2"):
+        world.append(
+            DiscoveryRunFailed(
+                run_id=run, source_id=source, error_class="source_unavailable", retryable=True, failed_at=AT
+            )
+        )
+
+
+@given(parsers.parse('source "{source}" was quarantined'))
+def quarantined(world: Any, source: str) -> None:
+    world.append(
+        SourceStateChanged(
+            source_id=source,
+            from_state="active",
+            to_state="quarantined",
+            reason="consecutive_failures",
+            changed_at=AT,
+        )
+    )
+
+
+@when(parsers.parse('source "{source}" observed a job'))
+def observed(world: Any, source: str) -> None:
+    world.append(
+        JobSourceObserved(
+            job_id="job-1",
+            source_observation_id="obs-1",
+            source_id=source,
+            source_native_id="123",
+            observed_url="https://boards.example/1",
+            run_id="run-3",
+            observed_at=AT,
+        )
+    )
+
+
+@then(
+    parsers.parse(
+        'source "{source}" is "{state}" with {failures:d} failures, {row_:d} in a row'
+        " and {seen:d} observation"
+    )
+)
+def source_is(world: Any, source: str, state: str, failures: int, row_: int, seen: int) -> None:
+    t = source_quality_projections
+    row = _one(world, t, t.c.source_id == source)
+    assert (row.state, row.run_failures, row.consecutive_failures, row.observations) == (
+        state,
+        failures,
+        row_,
+        seen,
+    )
+    assert row.kind == "ats_api" and row.last_error_class == "source_unavailable"
+
+
+# -- apply ----------------------------------------------------------------------------------------
+@given(parsers.parse('apply run "{run}" was blocked for "{reason}"'))
+def apply_blocked(world: Any, run: str, reason: str) -> None:
+    world.append(ApplySubmissionBlocked(job_id="job-1", run_id=run, reason=reason, blocked_at=AT))
+
+
+@when(parsers.parse('apply run "{run}" reports a late submission'))
+def late_submission(world: Any, run: str) -> None:
+    world.append(ApplicationSubmitted(job_id="job-1", run_id=run, applied_at=AT, verification_confidence=0.9))
+
+
+@then(parsers.parse('apply run "{run}" is "{status}" with code "{code}"'))
+def apply_is(world: Any, run: str, status: str, code: str) -> None:
+    t = apply_run_projections
+    row = _one(world, t, t.c.run_id == run)
+    assert (row.status, row.result_code, row.finished_at) == (status, code, AT)
+
+
+# -- scoring policies -----------------------------------------------------------------------------
+@given(parsers.parse('scoring policy "{policy}" version {version:d} was saved'))
+@when(parsers.parse('scoring policy "{policy}" version {version:d} was saved'))
+def policy_saved(world: Any, policy: str, version: int) -> None:
+    world.append(
+        ScoringPolicyUpdated(
+            policy_id=policy,
+            policy_version=version,
+            previous_policy_version=version - 1 or None,
+            policy_fingerprint=f"fp-{version}",
+            changed_fields=["criteria"],
+            criteria=f"criteria v{version}",
+            strong_band_min=8,
+            good_band_min=6,
+            stretch_band_min=4,
+            updated_at=AT,
+        )
+    )
+
+
+@then(parsers.parse('scoring policy "{policy}" is at version {version:d}'))
+def policy_is(world: Any, policy: str, version: int) -> None:
+    t = scoring_policy_projections
+    row = _one(world, t, t.c.policy_id == policy)
+    assert (row.policy_version, row.policy_fingerprint, row.criteria) == (
+        version,
+        f"fp-{version}",
+        f"criteria v{version}",
+    )
