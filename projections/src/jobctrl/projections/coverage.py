@@ -13,6 +13,7 @@ from jobctrl.projections.read_models import (
     apply_runs,
     contacts,
     dashboard,
+    execution_members,
     job_detail,
     job_list,
     pipeline_steps,
@@ -24,6 +25,7 @@ from jobctrl.projections.read_models import (
 OPERATIONS: tuple[Projection, ...] = (
     workflow_runs.PROJECTION,
     pipeline_steps.PROJECTION,
+    execution_members.PROJECTION,
     stage_states.PROJECTION,
     dashboard.PROJECTION,
     job_list.PROJECTION,
