@@ -21,6 +21,7 @@ from jobctrl.projections.dump import dump_json, dump_rows
 from jobctrl.projections.importing import ImportReport, import_file
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import DELETED, EventInfo, Fold, Projection, ReadModelTable
+from jobctrl.projections.operations_indexes import STAGE_STATE_FINISHED
 from jobctrl.projections.read_models.dashboard import read_dashboard
 from jobctrl.projections.rebuild import RebuildConflict, RebuildResult, rebuild
 from jobctrl.projections.recoveries import (
@@ -40,6 +41,7 @@ __all__ = [
     "NOT_PROJECTED",
     "OPERATIONS",
     "OPERATIONS_WATERMARK",
+    "STAGE_STATE_FINISHED",
     "Coverage",
     "EventInfo",
     "ExecutionKey",

@@ -34,6 +34,8 @@ from jobctrl.projections.read_models.pipeline_steps import pipeline_step_project
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.recoveries import ExecutionKey, read_coverage
+from jobctrl.projections.schema import OPERATIONS_WATERMARK
+from jobctrl.projections.watermarks import read_watermark
 from jobctrl.runtime.telemetry.heartbeat import (
     SCHEMA_VERSION,
     STALE_AFTER,
@@ -193,12 +195,34 @@ class OperationsSnapshot(_Camel, frozen=True):
     overall_eta: Eta
 
 
+class TotalsCache:
+    """Whole-table stage totals, valid for exactly one position of the ``operations`` watermark.
+
+    The projection runner changes ``job_stage_states`` only in the transaction that advances the
+    watermark, so totals read at position P stay exact until the watermark moves; the scan over
+    every stage row (the one cost that grows with the whole backlog) is then paid once per advance
+    instead of once per read.  Everything else in the snapshot, including the coverage proof, is
+    read live on every call.
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple[str, int] | None = None
+        self._totals: list[tuple[str, str, int]] = []
+
+    def get(self, tenant_id: str, position: int) -> list[tuple[str, str, int]] | None:
+        return self._totals if self._key == (tenant_id, position) else None
+
+    def put(self, tenant_id: str, position: int, totals: list[tuple[str, str, int]]) -> None:
+        self._key, self._totals = (tenant_id, position), totals
+
+
 @dataclass(frozen=True)
 class SnapshotInputs:
     now: datetime
     tenant_id: str = "local"
     db_path: str | None = None  # the runtime identity heartbeats must match; None accepts any
     budget_exceeded: bool = False
+    totals_cache: TotalsCache | None = None
 
 
 # ---------------------------------------------------------------- runtime inventory (heartbeats)
@@ -325,9 +349,11 @@ def _members(conn: sa.Connection, ex: ExecutionKey) -> list[_Member]:
         )
     )
     out = []
+    parsed: dict[str, tuple[str, ...]] = {}  # most members share one of a few step lists
     for job_id, cohort, plan, steps_json in rows:
-        steps = json.loads(steps_json)
-        out.append(_Member(job_id, cohort, plan, tuple(s for s in steps if s in STAGES)))
+        if (steps := parsed.get(steps_json)) is None:
+            steps = parsed[steps_json] = tuple(st for st in json.loads(steps_json) if st in STAGES)
+        out.append(_Member(job_id, cohort, plan, steps))
     return out
 
 
@@ -470,32 +496,52 @@ _STATE_BUCKET = {
 }
 
 
+def _totals(conn: sa.Connection, tenant_id: str, cache: TotalsCache | None) -> list[tuple[str, str, int]]:
+    position = read_watermark(conn, OPERATIONS_WATERMARK) if cache is not None else -1
+    if cache is not None and (hit := cache.get(tenant_id, position)) is not None:
+        return hit
+    s = job_stage_states.c
+    rows = conn.execute(
+        sa.select(s.stage, s.state, sa.func.count())
+        .where(s.tenant_id == tenant_id, s.stage.in_(STAGES))
+        .group_by(s.stage, s.state)
+    )
+    totals = [(str(stage), str(state), int(n)) for stage, state, n in rows]
+    if cache is not None:
+        cache.put(tenant_id, position, totals)
+    return totals
+
+
 def stage_counts(
-    conn: sa.Connection, tenant_id: str, sel: _Selected | None, inventory_fresh: bool
+    conn: sa.Connection,
+    tenant_id: str,
+    sel: _Selected | None,
+    inventory_fresh: bool,
+    cache: TotalsCache | None = None,
 ) -> list[StageCounts]:
     counts: dict[tuple[str, str], Counter[str]] = {(st, sc): Counter() for st in STAGES for sc in SCOPES}
-    s, m = job_stage_states.c, discovery_execution_jobs.c
-    cohort = sa.literal(None) if sel is None else m.cohort
-    query = sa.select(s.stage, s.state, cohort, sa.func.count()).where(
-        s.tenant_id == tenant_id, s.stage.in_(STAGES)
-    )
+    s = job_stage_states.c
+    # Counted once over the whole table (an index-only scan), then the selected execution's member
+    # rows, already loaded by job, are moved into their cohort's scope.  The cost of the scope split
+    # therefore grows with the execution's members, not with the whole backlog.
+    for stage, state, n in _totals(conn, tenant_id, cache):
+        c = counts[(stage, "global_outside_execution")]
+        c[_STATE_BUCKET.get(state, "unknown")] += int(n)
+        c["eligible"] += int(n)
     if sel is not None:
-        query = query.select_from(
-            job_stage_states.outerjoin(
-                discovery_execution_jobs,
-                sa.and_(
-                    m.tenant_id == s.tenant_id,
-                    m.job_id == s.job_id,
-                    m.workflow_id == sel.key.workflow_id,
-                    m.run_id == sel.key.run_id,
-                ),
+        cohort_of = {mm.job_id: mm.cohort for mm in sel.members}
+        for (job_id, stage), state in sel.states.items():
+            if stage not in STAGES:
+                continue
+            bucket = _STATE_BUCKET.get(state, "unknown")
+            outside, inside = (
+                counts[(stage, "global_outside_execution")],
+                counts[(stage, _COHORT_SCOPE[cohort_of[job_id]])],
             )
-        )
-    for stage, state, coh, n in conn.execute(query.group_by(s.stage, s.state, cohort)):
-        scope = _COHORT_SCOPE.get(coh, "global_outside_execution") if coh else "global_outside_execution"
-        bucket = _STATE_BUCKET.get(state, "unknown")
-        counts[(stage, scope)][bucket] += int(n)
-        counts[(stage, scope)]["eligible"] += int(n)
+            outside[bucket] -= 1
+            outside["eligible"] -= 1
+            inside[bucket] += 1
+            inside["eligible"] += 1
     # Running rows whose owning workflow is closed need verification; with no fresh inventory a
     # running row cannot be confirmed live, so it is stale.  Both are taken out of processing.
     w = workflow_run_projections.c
@@ -712,7 +758,7 @@ def overall_eta(
 def read_operations(conn: sa.Connection, inputs: SnapshotInputs) -> OperationsSnapshot:
     inv = read_inventory(conn, inputs)
     sel = select_execution(conn, inputs.tenant_id)
-    stages = stage_counts(conn, inputs.tenant_id, sel, inv.freshness == "fresh")
+    stages = stage_counts(conn, inputs.tenant_id, sel, inv.freshness == "fresh", inputs.totals_cache)
     samples = _samples(conn, inputs.tenant_id, inputs.now)
     stages = [
         msgspec.structs.replace(c, eta=stage_eta(c, samples[c.stage], inv, inputs.budget_exceeded))
@@ -794,6 +840,9 @@ async def pipeline_operations(request: Request) -> Response:
     """The operations snapshot (spec "Pipeline Operations Snapshot"; runtime reference §6.4)."""
     db = request.app.state.services.db
     state = request.app.state
+    cache = getattr(state, "operations_totals_cache", None)
+    if cache is None:
+        cache = state.operations_totals_cache = TotalsCache()
 
     def build() -> bytes:
         if not getattr(state, "operations_schema_ready", False):
@@ -802,7 +851,8 @@ async def pipeline_operations(request: Request) -> Response:
         now = datetime.now(UTC)
         budget = budget_blocked(db)
         with db.read() as conn:
-            snap = read_operations(conn, SnapshotInputs(now=now, budget_exceeded=budget))
+            inputs = SnapshotInputs(now=now, budget_exceeded=budget, totals_cache=cache)
+            snap = read_operations(conn, inputs)
         return _encoder.encode(snap)
 
     body = await asyncio.to_thread(build)

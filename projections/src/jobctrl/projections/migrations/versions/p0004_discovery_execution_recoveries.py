@@ -1,4 +1,5 @@
-"""Discover execution membership (stand-in for I3's fold) and the recovery checkpoint table."""
+"""Discover execution membership (stand-in for I3's fold), the recovery checkpoint table and the
+stage-state index the operations snapshot reads by."""
 
 from __future__ import annotations
 
@@ -45,9 +46,15 @@ def upgrade() -> None:
     )
     # The operations snapshot scans stage rows by tenant and joins membership by job.
     op.create_index("ix_discovery_execution_jobs_job", "discovery_execution_jobs", ["tenant_id", "job_id"])
+    op.create_index(
+        "ix_job_stage_states_stage_state_finished",
+        "job_stage_states",
+        ["tenant_id", "stage", "state", "finished_at"],
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_job_stage_states_stage_state_finished", "job_stage_states")
     op.drop_index("ix_discovery_execution_jobs_job", "discovery_execution_jobs")
     op.drop_table("discovery_execution_recoveries")
     op.drop_table("discovery_execution_jobs")
