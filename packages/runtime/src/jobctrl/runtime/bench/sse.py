@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -40,9 +41,10 @@ from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.runtime.api.app import ApiConfig, create_app
 
+_FRAME_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
 DEFAULT_CLIENTS = 1000
-DEFAULT_EVENTS = 20
-EVENT_SPACING_S = 0.1
+DEFAULT_EVENTS = 12
+EVENT_SPACING_S = float(os.environ.get("JOBCTRL_BENCH_SSE_SPACING_S", "0.5"))
 CONNECT_TIMEOUT_S = 60.0
 DRAIN_TIMEOUT_S = 15.0
 
@@ -160,14 +162,18 @@ async def _clients(url: str, count: int, events: int) -> dict[str, list[float]]:
 
     async def one(client: httpx.AsyncClient) -> None:
         nonlocal finished
-        seen = 0
+        seen, tail = 0, b""
         async with client.stream("GET", url) as response:
-            async for line in response.aiter_lines():
-                if line.startswith("id: "):
-                    received.setdefault(line[4:], []).append(time.time())
+            async for chunk in response.aiter_raw():
+                now = time.time()
+                data = tail + chunk
+                end = data.rfind(b"\n\n") + 2  # only whole frames; keep a split one for later
+                for match in _FRAME_ID.finditer(data, 0, end):
+                    received.setdefault(match.group(1).decode(), []).append(now)
                     seen += 1
-                    if seen >= events:
-                        break
+                tail = data[end:]
+                if seen >= events:
+                    break
         finished += 1
         if finished >= count:
             done.set()
