@@ -182,7 +182,7 @@ def seed(db: Database, jobs: int, members: int, now: datetime) -> None:
     with db.read() as conn:
         expected = persisted_key_sets(conn, key)
     record_native_checkpoint(db, key, expected, history_event_id=100, now=isoformat(now))
-    for w in range(2):
+    for _worker in range(2):
         telemetry = RuntimeTelemetry()
         for k in range(3):
             telemetry.begin("score", "discover-local", RUN, k + 1)
