@@ -15,6 +15,7 @@ from pytest_bdd import given, parsers, then, when
 
 from jobctrl.discovery.events import (
     DiscoveryExecutionMemberLinked,
+    DiscoveryExecutionMembershipClosed,
     DiscoveryExecutionRefPayload,
     DiscoveryExecutionWorkPlanRecorded,
 )
@@ -35,7 +36,7 @@ from jobctrl.orchestration.events import (
 )
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.spend.ledger import ledger_with_settings
-from jobctrl.projections.read_models.execution_members import discovery_execution_jobs
+from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
 from jobctrl.projections.recoveries import (
     ExecutionKey,
     KeySets,
@@ -209,6 +210,11 @@ def membership_closed(world: World) -> None:
             duration_ms=100,
         )
     )
+
+
+@given("the membership closing is recorded")
+def membership_closing_recorded(world: World) -> None:
+    world.append(DiscoveryExecutionMembershipClosed(execution=REF, member_count=2, closed_at=_iso(NOW)))
 
 
 # -- recovery checkpoint ------------------------------------------------------------------------------

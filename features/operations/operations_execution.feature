@@ -31,9 +31,10 @@ Feature: The snapshot selects one Discover execution and counts its work in thre
     And 1 observed jobs "n" that are not eligible
     And jobs "j" 0 to 0 finished "enrich" in 500 ms
     And jobs "j" 0 to 0 finished "score" in 500 ms
-    And the membership is closed
+    And the membership closing is recorded
     When the operations snapshot is read
     Then execution.phase is "completed"
+    And execution.membershipClosed is true
     And execution.selectedAs is "latest_terminal"
     And execution.currentExecution.members is 2
     And execution.currentExecution.notEligible is 1

@@ -13,7 +13,7 @@ from jobctrl.projections.read_models import (
     apply_runs,
     contacts,
     dashboard,
-    execution_members,
+    discovery_executions,
     job_detail,
     job_list,
     pipeline_steps,
@@ -25,7 +25,7 @@ from jobctrl.projections.read_models import (
 OPERATIONS: tuple[Projection, ...] = (
     workflow_runs.PROJECTION,
     pipeline_steps.PROJECTION,
-    execution_members.PROJECTION,
+    discovery_executions.PROJECTION,
     stage_states.PROJECTION,
     dashboard.PROJECTION,
     job_list.PROJECTION,

@@ -2,6 +2,7 @@
 
 ``job_stage_states`` by (tenant, stage, state, finished_at): per-stage state counts become an
 index-only scan, and the newest successful durations of a stage (the ETA samples) an index range.
+``discovery_execution_jobs`` by (tenant, job): which execution a stage row's job belongs to.
 Declared here (attached to the table on import) so the owning module stays untouched.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
 from jobctrl.projections.read_models.stage_states import job_stage_states
 
 STAGE_STATE_FINISHED = sa.Index(
@@ -17,4 +19,10 @@ STAGE_STATE_FINISHED = sa.Index(
     job_stage_states.c.stage,
     job_stage_states.c.state,
     job_stage_states.c.finished_at,
+)
+
+EXECUTION_JOB = sa.Index(
+    "ix_discovery_execution_jobs_job",
+    discovery_execution_jobs.c.tenant_id,
+    discovery_execution_jobs.c.job_id,
 )

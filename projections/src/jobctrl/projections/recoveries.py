@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.text import bounded_code
-from jobctrl.projections.read_models.execution_members import discovery_execution_jobs
+from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.schema import metadata
 

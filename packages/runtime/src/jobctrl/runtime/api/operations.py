@@ -29,7 +29,10 @@ from jobctrl.kernel.store import Database
 from jobctrl.orchestration.spend.ledger import ledger_with_settings
 from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.projections.migrate import migrate
-from jobctrl.projections.read_models.execution_members import discovery_execution_jobs
+from jobctrl.projections.read_models.discovery_executions import (
+    discovery_execution_jobs,
+    discovery_executions,
+)
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
@@ -344,7 +347,7 @@ class _Member:
 def _members(conn: sa.Connection, ex: ExecutionKey) -> list[_Member]:
     m = discovery_execution_jobs.c
     rows = conn.execute(
-        sa.select(m.job_id, m.cohort, m.work_plan_state, m.required_steps_json).where(
+        sa.select(m.job_id, m.cohort, m.plan_state, m.required_steps_json).where(
             m.tenant_id == ex.tenant_id, m.workflow_id == ex.workflow_id, m.run_id == ex.run_id
         )
     )
@@ -395,6 +398,16 @@ def _cohort(members: Iterable[_Member], states: Mapping[tuple[str, str], str]) -
     )
 
 
+def _closed_fact(conn: sa.Connection, ex: ExecutionKey) -> bool:
+    e = discovery_executions.c
+    closed = conn.execute(
+        sa.select(e.membership_closed).where(
+            e.tenant_id == ex.tenant_id, e.workflow_id == ex.workflow_id, e.run_id == ex.run_id
+        )
+    ).scalar()
+    return bool(closed)
+
+
 def _steps(conn: sa.Connection, ex: ExecutionKey) -> list[tuple[str, str]]:
     p = pipeline_step_projections.c
     rows = conn.execute(
@@ -436,8 +449,10 @@ def _build_execution(
     members = _members(conn, key)
     states = _member_stage_states(conn, key)
     steps = _steps(conn, key)
-    # The terminal preparation_fanout step closes membership.
-    closed = any(k == "preparation_fanout" and s in ("succeeded", "failed") for k, s in steps)
+    # Membership is closed by the terminal preparation_fanout step (or its recorded closing fact).
+    closed = _closed_fact(conn, key) or any(
+        k == "preparation_fanout" and s in ("succeeded", "failed") for k, s in steps
+    )
     current = _cohort((m for m in members if m.cohort == "observed_this_run"), states)
     swept = _cohort((m for m in members if m.cohort == "existing_backlog"), states)
     issues = (

@@ -30,7 +30,7 @@ import sqlalchemy as sa
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.store import Database, EventStore, open_database
-from jobctrl.projections.read_models.execution_members import discovery_execution_jobs
+from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
@@ -143,11 +143,14 @@ def seed(db: Database, jobs: int, members: int, now: datetime) -> None:
                     "run_id": RUN,
                     "job_id": f"job-{i}",
                     "cohort": "existing_backlog" if i % 5 == 0 else "observed_this_run",
-                    "work_plan_state": "planned",
+                    "plan_state": "planned",
                     "required_steps_json": '["enrich","score"]',
                     "child_workflow_id": f"prep-{i}",
-                    "reason_code": None,
+                    "plan_reason": None,
                     "linked_at": isoformat(now),
+                    "promoted_at": None,
+                    "plan_recorded_at": None,
+                    "updated_at": None,
                     "last_event_position": 1,
                 }
                 for i in range(members)

@@ -1,32 +1,17 @@
-"""Discover execution membership (stand-in for I3's fold), the recovery checkpoint table and the
-stage-state index the operations snapshot reads by."""
+"""The Discover execution recovery checkpoint and the indexes the operations snapshot reads by."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "p0004"
-down_revision = "p0003"
+revision = "p0005"
+down_revision = "p0004"
 branch_labels = None
 depends_on = None
 
 
 def upgrade() -> None:
-    op.create_table(
-        "discovery_execution_jobs",
-        sa.Column("tenant_id", sa.String(64), primary_key=True),
-        sa.Column("workflow_id", sa.String(200), primary_key=True),
-        sa.Column("run_id", sa.String(200), primary_key=True),
-        sa.Column("job_id", sa.String(200), primary_key=True),
-        sa.Column("cohort", sa.String(30), nullable=False),
-        sa.Column("work_plan_state", sa.String(20), nullable=False),
-        sa.Column("required_steps_json", sa.Text, nullable=False),
-        sa.Column("child_workflow_id", sa.String(200), nullable=True),
-        sa.Column("reason_code", sa.String(80), nullable=True),
-        sa.Column("linked_at", sa.String(40), nullable=True),
-        sa.Column("last_event_position", sa.BigInteger, nullable=False),
-    )
     op.create_table(
         "discovery_execution_recoveries",
         sa.Column("tenant_id", sa.String(64), primary_key=True),
@@ -57,4 +42,3 @@ def downgrade() -> None:
     op.drop_index("ix_job_stage_states_stage_state_finished", "job_stage_states")
     op.drop_index("ix_discovery_execution_jobs_job", "discovery_execution_jobs")
     op.drop_table("discovery_execution_recoveries")
-    op.drop_table("discovery_execution_jobs")
