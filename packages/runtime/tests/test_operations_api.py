@@ -10,6 +10,7 @@ import pytest
 
 from jobctrl.kernel.store import Database
 from jobctrl.runtime.api.app import ApiConfig
+from jobctrl.runtime.api.operations import database_identity
 from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, write_heartbeat
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 
@@ -42,11 +43,15 @@ def test_a_fresh_worker_heartbeat_shows_up_as_capacity(api: RunningApi, database
     telemetry = RuntimeTelemetry()
     telemetry.begin("tailor", "discover-local", "r", 1)
     now = datetime.now(UTC)
-    identity = RuntimeIdentity.current(app_dir="/a", db_path="/a/db", task_queue="q", slots=3, now=now)
+    mine = database_identity(database)
+    identity = RuntimeIdentity.current(app_dir="/a", db_path=mine, task_queue="q", slots=3, now=now)
     write_heartbeat(database, identity, telemetry, now, None)
+    other = RuntimeIdentity.current(app_dir="/b", db_path="/b/other.db", task_queue="q", slots=9, now=now)
+    write_heartbeat(database, other, RuntimeTelemetry(), now, None)  # another installation's worker
     body = httpx.get(f"{api.base_url}/v1/pipeline/operations", timeout=30).json()
     assert body["capacity"]["status"] == "shared_activity_pool"
-    assert body["capacity"]["slotsConfigured"] == 3
+    assert body["capacity"]["slotsConfigured"] == 3  # the other installation's 9 slots are not ours
+    assert body["capacity"]["workersFresh"] == 1
     assert body["capacity"]["slotsAvailable"] == 2
     assert body["activeItemsTotal"] == 1
     assert body["activeItems"][0]["activity"] == "tailor"

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
@@ -281,12 +282,25 @@ def _active_item(detail: Any) -> ActiveItem | None:
     )
 
 
+def database_identity(db: Database) -> str:
+    """The ``db_path`` a worker of this database writes into its heartbeat (see ``worker.py``)."""
+    url = db.engine.url
+    return (url.database or "") if db.is_sqlite else url.render_as_string(hide_password=True)
+
+
+def _same_database(recorded: str, expected: str) -> bool:
+    if recorded == expected:
+        return True
+    if "://" in recorded or "://" in expected or not recorded or not expected:
+        return False  # server URLs compare exactly; a file path compares by its resolved location
+    return Path(recorded).resolve() == Path(expected).resolve()
+
+
 def read_inventory(conn: sa.Connection, inputs: SnapshotInputs) -> _Inventory:
-    hb = worker_runtime_heartbeats
-    query = sa.select(hb)
+    rows = [dict(r) for r in conn.execute(sa.select(worker_runtime_heartbeats)).mappings()]
     if inputs.db_path is not None:
-        query = query.where(hb.c.db_path == inputs.db_path)
-    rows = [dict(r) for r in conn.execute(query).mappings()]
+        # Only workers of this installation: the same (resolved) database identity.
+        rows = [r for r in rows if _same_database(r["db_path"], inputs.db_path)]
     decoded = [(r, _valid(r)) for r in rows]
     valid = [(r, d) for r, d in decoded if d is not None]
     invalid = len(decoded) - len(valid)
@@ -866,7 +880,9 @@ async def pipeline_operations(request: Request) -> Response:
         now = datetime.now(UTC)
         budget = budget_blocked(db)
         with db.read() as conn:
-            inputs = SnapshotInputs(now=now, budget_exceeded=budget, totals_cache=cache)
+            inputs = SnapshotInputs(
+                now=now, db_path=database_identity(db), budget_exceeded=budget, totals_cache=cache
+            )
             snap = read_operations(conn, inputs)
         return _encoder.encode(snap)
 
