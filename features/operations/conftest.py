@@ -51,7 +51,11 @@ from jobctrl.runtime.api.operations import (
     ensure_operations_schema,
     read_operations,
 )
-from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, write_heartbeat
+from jobctrl.runtime.telemetry.heartbeat import (
+    RuntimeIdentity,
+    worker_runtime_heartbeats,
+    write_heartbeat,
+)
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
@@ -276,6 +280,13 @@ def idle_worker(world: World) -> None:
 def old_worker(world: World, age: int) -> None:
     world.telemetry.begin("score", "discover-local", "run", 1)
     _heartbeat(world, NOW - timedelta(seconds=age))
+
+
+@given("the only worker heartbeat has an older schema")
+def old_schema_worker(world: World) -> None:
+    _heartbeat(world, NOW - timedelta(seconds=5))
+    with world.db.write() as conn:
+        conn.execute(sa.update(worker_runtime_heartbeats).values(schema_version=1))
 
 
 @given("today's LLM spend is at the daily ceiling")

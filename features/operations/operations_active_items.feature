@@ -8,6 +8,7 @@ Feature: Active items are the three-state recovery gate
     Then activeItemsTotal is 3
     And activeStageCounts.score is 3
     And capacity.slotsAvailable is 1
+    And capacity.queue.backlogCount is 0
     And freshness is "fresh"
 
   Scenario: An idle fresh worker reports exactly zero
@@ -30,3 +31,10 @@ Feature: Active items are the three-state recovery gate
     Then activeItemsTotal is 25
     And activeItemsTruncated is true
     And activeItems.19.activity is "enrich"
+
+  Scenario: A heartbeat this reader cannot interpret is unsupported, not an idle worker
+    Given the only worker heartbeat has an older schema
+    When the operations snapshot is read
+    Then activeItemsTotal is null
+    And freshness is "unsupported"
+    And capacity.workersInvalid is 1

@@ -147,6 +147,16 @@ class StepProgress(_Camel, frozen=True):
     unknown: int = 0
 
 
+class QueueObservation(_Camel, frozen=True):
+    """Approximate Temporal task-queue facts (pollers, backlog, rates): infrastructure, not jobs."""
+
+    approximate: bool
+    activity_pollers: int | None = None
+    backlog_count: int | None = None
+    add_rate: float | None = None
+    dispatch_rate: float | None = None
+
+
 class Capacity(_Camel, frozen=True):
     status: Literal["shared_activity_pool", "stale", "unavailable"]
     task_queue: str | None
@@ -157,7 +167,7 @@ class Capacity(_Camel, frozen=True):
     workers_fresh: int
     workers_stale: int
     workers_invalid: int
-    queue: dict[str, Any] | None  # approximate infrastructure observation, never job counts
+    queue: QueueObservation | None
 
 
 class ActiveItem(_Camel, frozen=True):
@@ -258,6 +268,15 @@ def _valid(row: Mapping[str, Any]) -> dict[str, Any] | None:
     return {"per_kind": per_kind, "details": details, "queue": queue, "seen": seen}
 
 
+def _queue(raw: Any) -> QueueObservation | None:
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return msgspec.convert({**raw, "approximate": True}, QueueObservation)
+    except msgspec.ValidationError:
+        return None  # an unreadable observation is absent, not zero
+
+
 def _item_kind(activity: str) -> Literal["source_family", "orchestration", "unresolved_runtime_activity"]:
     if activity in _SOURCE_KINDS:
         return "source_family"
@@ -305,9 +324,9 @@ def read_inventory(conn: sa.Connection, inputs: SnapshotInputs) -> _Inventory:
     valid = [(r, d) for r, d in decoded if d is not None]
     invalid = len(decoded) - len(valid)
     if not valid:
-        status: Literal["stale", "unavailable"] = "unavailable"
-        cap = Capacity(status, None, None, None, None, None, 0, 0, invalid, None)
-        return _Inventory(cap, "unavailable", None, [], None, False)
+        cap = Capacity("unavailable", None, None, None, None, None, 0, 0, invalid, None)
+        # Rows this reader cannot interpret (another schema version) are "unsupported", not absent.
+        return _Inventory(cap, "unsupported" if invalid else "unavailable", None, [], None, False)
     # The task queue named by the newest matching heartbeat; workers on other queues are not ours.
     newest = max(valid, key=lambda rd: rd[1]["seen"])
     queue_name = newest[0]["task_queue"]
@@ -340,7 +359,7 @@ def read_inventory(conn: sa.Connection, inputs: SnapshotInputs) -> _Inventory:
         workers_fresh=len(fresh),
         workers_stale=stale_count,
         workers_invalid=invalid,
-        queue=newest_fresh if isinstance(newest_fresh, dict) else None,
+        queue=_queue(newest_fresh),
     )
     return _Inventory(
         cap, "fresh", dict(sorted(per_kind.items())), items[:ACTIVE_ITEMS_LIMIT], total, truncated
@@ -757,8 +776,7 @@ def overall_eta(
     if not sel.view.membership_closed:
         return Eta("unavailable", "membership_open")
     outside = [c for c in stages if c.scope == "global_outside_execution"]
-    queue = inv.capacity.queue or {}
-    backlog = queue.get("backlogCount")
+    backlog = inv.capacity.queue.backlog_count if inv.capacity.queue else None
     # Dormant rows outside the execution are not contention; running ones, a queue backlog or a
     # truncated inventory are demand this estimator cannot bound.
     if inv.truncated or any(c.processing > 0 for c in outside) or (isinstance(backlog, int) and backlog > 0):
