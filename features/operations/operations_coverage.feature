@@ -21,6 +21,7 @@ Feature: Projection coverage is ready only while its proof still holds
     And the operations snapshot is read
     Then projectionCoverage.status is "recovering"
     And projectionCoverage.errorCode is "proof_mismatch"
+    And the "score" ETA in current_execution is "unavailable"
 
   Scenario: Equal row counts with different keys never promote to ready
     When the reconciler expects job "missing" instead of job "j2"

@@ -807,11 +807,19 @@ def read_operations(conn: sa.Connection, inputs: SnapshotInputs) -> OperationsSn
     sel = select_execution(conn, inputs.tenant_id)
     stages = stage_counts(conn, inputs.tenant_id, sel, inv.freshness == "fresh", inputs.totals_cache)
     samples = _samples(conn, inputs.tenant_id, inputs.now)
+    coverage = _coverage_view(conn, sel)
+    # While the selected run's history is being restored its scoped counts are provisional, so
+    # their ranges are withheld; runtime facts and the global scope stay visible.
+    restoring = coverage is not None and coverage.status in ("recovering", "retrying")
     stages = [
-        msgspec.structs.replace(c, eta=stage_eta(c, samples[c.stage], inv, inputs.budget_exceeded))
+        msgspec.structs.replace(
+            c,
+            eta=Eta("unavailable", "coverage_recovering")
+            if restoring and c.scope != "global_outside_execution"
+            else stage_eta(c, samples[c.stage], inv, inputs.budget_exceeded),
+        )
         for c in stages
     ]
-    coverage = _coverage_view(conn, sel)
     return OperationsSnapshot(
         generated_at=isoformat(inputs.now),
         eta_estimator_version=ETA_ESTIMATOR_VERSION,
