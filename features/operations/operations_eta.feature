@@ -14,7 +14,8 @@ Feature: The pipeline-eta-v1 estimate withholds numbers it cannot defend
     And the reconciler verified a native checkpoint of what is persisted
     And a worker with 4 slots running 2 "score" activities
     When the operations snapshot is read
-    Then the "score" ETA in current_execution is "available"
+    Then execution.phase is "draining"
+    And the "score" ETA in current_execution is "available"
     And the overall ETA is an available range
 
   Scenario: Open membership withholds the overall range but not the stage range

@@ -454,7 +454,7 @@ def _steps(conn: sa.Connection, ex: ExecutionKey) -> list[tuple[str, str]]:
 def _phase(workflow_status: str, closed: bool, summaries: Sequence[CohortSummary], issues: bool) -> Phase:
     remaining = sum(c.remaining for c in summaries)
     if workflow_status == "in_progress":
-        return "draining" if closed and remaining > 0 else "discovering"
+        return "draining" if closed else "discovering"  # closed: no new members, work runs out
     if workflow_status == "canceled":
         return "canceled"
     if workflow_status in _FAILED_WORKFLOW:
