@@ -42,6 +42,7 @@ from jobctrl.projections.recoveries import (
     KeySets,
     persisted_key_sets,
     record_native_checkpoint,
+    verify_native_execution,
 )
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.runtime.api.operations import (
@@ -231,6 +232,21 @@ def checkpoint_of_persisted(world: World) -> None:
     with world.db.read() as conn:
         expected = persisted_key_sets(conn, KEY)
     world.checkpoint = record_native_checkpoint(world.db, KEY, expected, history_event_id=42, now=_iso(NOW))
+
+
+@given("the projections have caught up")
+def caught_up(world: World) -> None:
+    world.fold()
+
+
+@given(parsers.parse('job "{job}" is linked to the execution but not yet projected'))
+def linked_not_projected(world: World, job: str) -> None:
+    _link(world, job, "observed", "pending")
+
+
+@when("the reconciler verifies the execution against the event log")
+def verify_against_log(world: World) -> None:
+    world.checkpoint = verify_native_execution(world.store, KEY, history_event_id=7, now=_iso(NOW))
 
 
 @when(parsers.parse('the reconciler expects job "{job}" instead of job "{other}"'))

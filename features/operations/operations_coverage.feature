@@ -29,3 +29,14 @@ Feature: Projection coverage is ready only while its proof still holds
     Then the checkpoint writer published "recovering"
     And projectionCoverage.status is "recovering"
     And projectionCoverage.errorCode is "key_set_mismatch"
+
+  Scenario: The native proof comes from the event log and waits for the projection
+    Given the projections have caught up
+    And job "late" is linked to the execution but not yet projected
+    When the reconciler verifies the execution against the event log
+    Then the checkpoint writer published "recovering"
+
+  Scenario: A caught-up projection matches the event log
+    Given the projections have caught up
+    When the reconciler verifies the execution against the event log
+    Then the checkpoint writer published "ready"

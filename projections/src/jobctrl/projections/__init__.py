@@ -9,8 +9,9 @@ Public API:
 * ``read_status(db)``: head, watermark, lag, rows per table, skipped events.
 * ``dump_rows`` / ``dump_json``: a read model as camelCase JSON in primary-key order.
 * ``import_file(store, path)``: JSON Lines reference envelopes into the log.
-* ``record_native_checkpoint`` / ``record_retrying`` / ``read_coverage``: the Discover execution
-  recovery checkpoint (``discovery_execution_recoveries``), ready only while its proof still holds.
+* ``verify_native_execution`` / ``record_native_checkpoint`` / ``record_retrying`` /
+  ``read_coverage``: the Discover execution recovery checkpoint (``discovery_execution_recoveries``),
+  ready only while its proof still holds.
 * ``read_dashboard(conn)``: counters plus live workflow/stage state, never "running" for a dead run.
 * Building blocks for new read models: ``Projection``, ``Fold``, ``ReadModelTable``, ``EventInfo``,
   ``DELETED``; add the module's ``PROJECTION`` to ``coverage.OPERATIONS`` and a migration revision.
@@ -31,6 +32,7 @@ from jobctrl.projections.recoveries import (
     read_coverage,
     record_native_checkpoint,
     record_retrying,
+    verify_native_execution,
 )
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
@@ -66,4 +68,5 @@ __all__ = [
     "rebuild",
     "record_native_checkpoint",
     "record_retrying",
+    "verify_native_execution",
 ]

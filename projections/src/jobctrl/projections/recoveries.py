@@ -24,7 +24,9 @@ from typing import Literal
 
 import sqlalchemy as sa
 
+from jobctrl.discovery.events import DiscoveryExecutionMemberLinked
 from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.text import bounded_code
 from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
@@ -167,6 +169,51 @@ def record_native_checkpoint(
             },
         )
     return "ready" if matches else "recovering"
+
+
+# The events whose keys make up an execution's canonical sets.
+_KEY_EVENTS: tuple[str, ...] = (
+    "DiscoveryExecutionMemberLinked",
+    "PipelineStepQueued",
+    "PipelineStepStarted",
+    "PipelineStepCompleted",
+    "PipelineStepFailed",
+)
+_LOG_BATCH = 5000
+
+
+def logged_key_sets(store: EventStore, conn: sa.Connection, ex: ExecutionKey) -> KeySets:
+    """The key sets the append-only log proves for a native execution (every event carries the
+    exact execution identity, so nothing is inferred)."""
+    members: set[str] = set()
+    steps: set[StepKey] = set()
+    after = 0
+    while batch := store.read_all_in(conn, after=after, limit=_LOG_BATCH, types=_KEY_EVENTS):
+        for stored in batch:
+            event = store.registry.decode(stored)
+            ref = event.execution  # type: ignore[attr-defined]
+            if (ref.tenant_id, ref.workflow_id, ref.temporal_run_id) != (
+                ex.tenant_id,
+                ex.workflow_id,
+                ex.run_id,
+            ):
+                continue
+            if isinstance(event, DiscoveryExecutionMemberLinked):
+                members.add(event.job_id)
+            else:
+                steps.add((event.step_kind, event.item_key))  # type: ignore[attr-defined]
+        after = batch[-1].position
+    return KeySets(frozenset(members), frozenset(steps))
+
+
+def verify_native_execution(
+    store: EventStore, ex: ExecutionKey, *, history_event_id: int | None, now: str
+) -> CoverageStatus:
+    """The reconciler's native-mode step: expected = what the log proves; ready only if the read
+    models hold exactly those keys (a projection that lags or lost a row publishes recovering)."""
+    with store.db.read() as conn:
+        expected = logged_key_sets(store, conn, ex)
+    return record_native_checkpoint(store.db, ex, expected, history_event_id=history_event_id, now=now)
 
 
 def record_retrying(db: Database, ex: ExecutionKey, error_code: str, *, now: str) -> None:
