@@ -67,28 +67,37 @@ def _timed(fn: Callable[[], object], n: int) -> list[float]:
     return out
 
 
+def _row(table: sa.Table, **values: Any) -> dict[str, Any]:
+    """A full row for ``table``: unnamed columns are NULL, names the table lacks are dropped (so the
+    seed survives additive read-model schema changes)."""
+    return {c.name: values.get(c.name) for c in table.columns}
+
+
 def _stage_row(job: str, stage: str, state: str, finished: str | None, ms: int | None) -> dict[str, Any]:
-    return {
-        "tenant_id": "local",
-        "job_id": job,
-        "stage": stage,
-        "state": state,
-        "attempts": 1,
-        "max_attempts": 5,
-        "started_at": finished,
-        "finished_at": finished,
-        "duration_ms": ms,
-        "error_code": None,
-        "retryable": None,
-        "blocked_by_json": "[]",
-        "skip_reason": None,
-        "next_action": "none",
-        "owner_workflow_id": None,
-        "owner_run_id": None,
-        "owner_attempt": None,
-        "last_event_position": 1,
-        "updated_at": finished,
-    }
+    return _row(
+        job_stage_states,
+        **{
+            "tenant_id": "local",
+            "job_id": job,
+            "stage": stage,
+            "state": state,
+            "attempts": 1,
+            "max_attempts": 5,
+            "started_at": finished,
+            "finished_at": finished,
+            "duration_ms": ms,
+            "error_code": None,
+            "retryable": None,
+            "blocked_by_json": "[]",
+            "skip_reason": None,
+            "next_action": "none",
+            "owner_workflow_id": None,
+            "owner_run_id": None,
+            "owner_attempt": None,
+            "last_event_position": 1,
+            "updated_at": finished,
+        },
+    )
 
 
 def seed(db: Database, jobs: int, members: int, now: datetime) -> None:
@@ -97,27 +106,30 @@ def seed(db: Database, jobs: int, members: int, now: datetime) -> None:
         conn.execute(
             sa.insert(workflow_run_projections),
             [
-                {
-                    "tenant_id": "local",
-                    "workflow_id": WF,
-                    "workflow_type": "DiscoverWorkflow",
-                    "run_id": RUN,
-                    "status": "in_progress",
-                    "started_at": isoformat(now - timedelta(hours=1)),
-                    "finished_at": None,
-                    "error_code": None,
-                    "last_event_position": 1,
-                    "duration_ms": None,
-                    "error_message": None,
-                    "retryable": None,
-                    "cancel_requested_at": None,
-                    "recovered": False,
-                    "input_summary_json": "{}",
-                    "previous_run_ids_json": "[]",
-                    "timeline_json": "[]",
-                    "timeline_total": 0,
-                    "updated_at": isoformat(now),
-                }
+                _row(
+                    workflow_run_projections,
+                    **{
+                        "tenant_id": "local",
+                        "workflow_id": WF,
+                        "workflow_type": "DiscoverWorkflow",
+                        "run_id": RUN,
+                        "status": "in_progress",
+                        "started_at": isoformat(now - timedelta(hours=1)),
+                        "finished_at": None,
+                        "error_code": None,
+                        "last_event_position": 1,
+                        "duration_ms": None,
+                        "error_message": None,
+                        "retryable": None,
+                        "cancel_requested_at": None,
+                        "recovered": False,
+                        "input_summary_json": "{}",
+                        "previous_run_ids_json": "[]",
+                        "timeline_json": "[]",
+                        "timeline_total": 0,
+                        "updated_at": isoformat(now),
+                    },
+                )
             ],
         )
         batch: list[dict[str, Any]] = []
@@ -137,47 +149,53 @@ def seed(db: Database, jobs: int, members: int, now: datetime) -> None:
         conn.execute(
             sa.insert(discovery_execution_jobs),
             [
-                {
-                    "tenant_id": "local",
-                    "workflow_id": WF,
-                    "run_id": RUN,
-                    "job_id": f"job-{i}",
-                    "cohort": "existing_backlog" if i % 5 == 0 else "observed_this_run",
-                    "plan_state": "planned",
-                    "required_steps_json": '["enrich","score"]',
-                    "child_workflow_id": f"prep-{i}",
-                    "plan_reason": None,
-                    "linked_at": isoformat(now),
-                    "promoted_at": None,
-                    "plan_recorded_at": None,
-                    "updated_at": None,
-                    "last_event_position": 1,
-                }
+                _row(
+                    discovery_execution_jobs,
+                    **{
+                        "tenant_id": "local",
+                        "workflow_id": WF,
+                        "run_id": RUN,
+                        "job_id": f"job-{i}",
+                        "cohort": "existing_backlog" if i % 5 == 0 else "observed_this_run",
+                        "plan_state": "planned",
+                        "required_steps_json": '["enrich","score"]',
+                        "child_workflow_id": f"prep-{i}",
+                        "plan_reason": None,
+                        "linked_at": isoformat(now),
+                        "promoted_at": None,
+                        "plan_recorded_at": None,
+                        "updated_at": None,
+                        "last_event_position": 1,
+                    },
+                )
                 for i in range(members)
             ],
         )
         conn.execute(
             sa.insert(pipeline_step_projections),
             [
-                {
-                    "tenant_id": "local",
-                    "workflow_id": WF,
-                    "run_id": RUN,
-                    "step_kind": "source_family",
-                    "item_key": f"family-{f}",
-                    "attempt": 1,
-                    "status": "succeeded",
-                    "queued_at": None,
-                    "started_at": None,
-                    "finished_at": isoformat(now),
-                    "duration_ms": 1000,
-                    "error_code": None,
-                    "retryable": None,
-                    "detail_code": None,
-                    "detail_item_count": None,
-                    "last_event_id": 1,
-                    "last_updated_at": isoformat(now),
-                }
+                _row(
+                    pipeline_step_projections,
+                    **{
+                        "tenant_id": "local",
+                        "workflow_id": WF,
+                        "run_id": RUN,
+                        "step_kind": "source_family",
+                        "item_key": f"family-{f}",
+                        "attempt": 1,
+                        "status": "succeeded",
+                        "queued_at": None,
+                        "started_at": None,
+                        "finished_at": isoformat(now),
+                        "duration_ms": 1000,
+                        "error_code": None,
+                        "retryable": None,
+                        "detail_code": None,
+                        "detail_item_count": None,
+                        "last_event_id": 1,
+                        "last_updated_at": isoformat(now),
+                    },
+                )
                 for f in range(12)
             ],
         )
