@@ -28,6 +28,7 @@ from jobctrl.orchestration.events import (
     PipelineStepCompleted,
     StageBlocked,
     StageCompleted,
+    StageExhausted,
     StageStarted,
     StepDetail,
     WorkflowCompleted,
@@ -200,6 +201,11 @@ def job_blocked(world: World, job: str, stage: str) -> None:
             job_id=job, stage=stage, blocked_by=["enrich"], error_code="upstream_failed", error_message="x"
         )
     )
+
+
+@given(parsers.parse('job "{job}" exhausted "{stage}"'))
+def job_exhausted(world: World, job: str, stage: str) -> None:
+    world.append(StageExhausted(job_id=job, stage=stage, attempt_count=3, max_attempts=3))
 
 
 @given("the membership is closed")

@@ -40,6 +40,16 @@ Feature: The snapshot selects one Discover execution and counts its work in thre
     And execution.currentExecution.notEligible is 1
     And execution.currentExecution.terminal is 2
 
+  Scenario: A finished execution with an exhausted stage is completed with issues
+    Given a Discover execution that is "succeeded"
+    And 1 observed jobs "j" that are planned
+    And jobs "j" 0 to 0 finished "enrich" in 500 ms
+    And job "j0" exhausted "score"
+    And the membership is closed
+    When the operations snapshot is read
+    Then execution.phase is "completed_with_issues"
+    And the "score" counts in current_execution are eligible=1, exhausted=1
+
   Scenario: A failed workflow is failed
     Given a Discover execution that is "failed"
     When the operations snapshot is read
