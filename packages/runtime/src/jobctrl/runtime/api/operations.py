@@ -377,35 +377,31 @@ class _Member:
     required: tuple[str, ...]
 
 
-def _members(conn: sa.Connection, ex: ExecutionKey) -> list[_Member]:
-    m = discovery_execution_jobs.c
+def _members_and_states(
+    conn: sa.Connection, ex: ExecutionKey
+) -> tuple[list[_Member], dict[tuple[str, str], str]]:
+    """The execution's members and the stage states of their jobs, in one pass over the members."""
+    m, s = discovery_execution_jobs.c, job_stage_states.c
     rows = conn.execute(
-        sa.select(m.job_id, m.cohort, m.plan_state, m.required_steps_json).where(
-            m.tenant_id == ex.tenant_id, m.workflow_id == ex.workflow_id, m.run_id == ex.run_id
-        )
-    )
-    out = []
-    parsed: dict[str, tuple[str, ...]] = {}  # most members share one of a few step lists
-    for job_id, cohort, plan, steps_json in rows:
-        if (steps := parsed.get(steps_json)) is None:
-            steps = parsed[steps_json] = tuple(st for st in json.loads(steps_json) if st in STAGES)
-        out.append(_Member(job_id, cohort, plan, steps))
-    return out
-
-
-def _member_stage_states(conn: sa.Connection, ex: ExecutionKey) -> dict[tuple[str, str], str]:
-    s, m = job_stage_states.c, discovery_execution_jobs.c
-    rows = conn.execute(
-        sa.select(s.job_id, s.stage, s.state)
+        sa.select(m.job_id, m.cohort, m.plan_state, m.required_steps_json, s.stage, s.state)
         .select_from(
-            job_stage_states.join(
-                discovery_execution_jobs,
-                sa.and_(m.tenant_id == s.tenant_id, m.job_id == s.job_id),
+            discovery_execution_jobs.outerjoin(
+                job_stage_states, sa.and_(s.tenant_id == m.tenant_id, s.job_id == m.job_id)
             )
         )
         .where(m.tenant_id == ex.tenant_id, m.workflow_id == ex.workflow_id, m.run_id == ex.run_id)
     )
-    return {(job, stage): state for job, stage, state in rows}
+    members: dict[str, _Member] = {}
+    states: dict[tuple[str, str], str] = {}
+    parsed: dict[str, tuple[str, ...]] = {}  # most members share one of a few step lists
+    for job_id, cohort, plan, steps_json, stage, state in rows:
+        if job_id not in members:
+            if (steps := parsed.get(steps_json)) is None:
+                steps = parsed[steps_json] = tuple(st for st in json.loads(steps_json) if st in STAGES)
+            members[job_id] = _Member(job_id, cohort, plan, steps)
+        if stage is not None:
+            states[(job_id, stage)] = state
+    return list(members.values()), states
 
 
 def _is_terminal(member: _Member, states: Mapping[tuple[str, str], str]) -> bool:
@@ -479,8 +475,7 @@ def _build_execution(
     conn: sa.Connection, row: Any, selected_as: Literal["active_or_draining", "latest_terminal"]
 ) -> _Selected:
     key = ExecutionKey(row.tenant_id, row.workflow_id, row.run_id or "")
-    members = _members(conn, key)
-    states = _member_stage_states(conn, key)
+    members, states = _members_and_states(conn, key)
     steps = _steps(conn, key)
     # Membership is closed by the terminal preparation_fanout step (or its recorded closing fact).
     closed = _closed_fact(conn, key) or any(
