@@ -16,6 +16,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.runtime.api.errors import ApiError, error_body, install_error_handlers
 from jobctrl.runtime.api.hub import EventHub
+from jobctrl.runtime.api.operations import router as operations_router
 from jobctrl.runtime.api.sse import event_stream, parse_resume_point
 
 DASHBOARD = Path(__file__).with_name("static") / "dashboard.html"
@@ -57,6 +58,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
 
     app = FastAPI(title="JobCtrl", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
+    app.include_router(operations_router)
 
     if cfg.api_token:
         expected = f"Bearer {cfg.api_token}"

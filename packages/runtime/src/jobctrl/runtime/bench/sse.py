@@ -1,0 +1,199 @@
+"""The live event stream under load: one real uvicorn server, clients in a separate process.
+
+The API (``create_app``) runs under uvicorn in a thread of this process on a temporary SQLite file;
+the clients are asyncio httpx streams in a child process (``python -m jobctrl.runtime.bench.sse``).
+Once the server's hub counts every client as subscribed, this process appends events (committed
+through ``EventStore`` like any writer) and records each commit time; the child records when every
+client read each frame's ``id`` line.  Both clocks are the same host's wall clock.
+
+Phases, in the same run: 1 client (the baseline), then ``JOBCTRL_BENCH_SSE_CLIENTS`` (default 1,000).
+
+* ``sse.p99_ms_1_client`` / ``sse.p99_ms``: append-committed -> received, p99 over every client and
+  event; ``sse.p99_ratio_vs_1_client``.
+* ``sse.db_reads_per_tick_1_client`` / ``sse.db_reads_per_tick``: the hub's own counters
+  (``EventHub.stats``) over each phase; ``sse.db_reads_ratio_vs_1_client`` must stay ~1 (flat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from jobctrl.discovery.events import JobHidden
+from jobctrl.domain_types import registry
+from jobctrl.kernel.events import NewEvent
+from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.runtime.api.app import ApiConfig, create_app
+
+_FRAME_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
+DEFAULT_CLIENTS = 1000
+DEFAULT_EVENTS = 12
+EVENT_SPACING_S = float(os.environ.get("JOBCTRL_BENCH_SSE_SPACING_S", "0.5"))
+CONNECT_TIMEOUT_S = 60.0
+DRAIN_TIMEOUT_S = 15.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else float("nan")
+
+
+@dataclass
+class _Phase:
+    p99_ms: float
+    reads_per_tick: float
+    received: int
+    expected: int
+
+
+def _run_phase(url: str, hub: Any, store: Any, clients: int, events: int) -> _Phase:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "jobctrl.runtime.bench.sse", url, str(clients), str(events)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + CONNECT_TIMEOUT_S
+        while hub.client_count < clients:
+            if time.monotonic() > deadline or child.poll() is not None:
+                raise RuntimeError(f"only {hub.client_count} of {clients} SSE clients connected")
+            time.sleep(0.05)
+        ticks0, reads0 = hub.stats.ticks, hub.stats.db_reads
+        committed: dict[int, float] = {}
+        for i in range(events):
+            new = NewEvent.of(
+                JobHidden(job_id=f"bench-{i}", reason="bench", hidden_at="2026-01-01T00:00:00.000Z"),
+                occurred_at=datetime.now(UTC),
+            )
+            result = store.append(f"bench-{i}", None, [new])
+            committed[result.last_position] = time.time()
+            time.sleep(EVENT_SPACING_S)
+        out, _ = child.communicate(timeout=DRAIN_TIMEOUT_S + CONNECT_TIMEOUT_S)
+        ticks, reads = hub.stats.ticks - ticks0, hub.stats.db_reads - reads0
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    received: dict[str, list[float]] = json.loads(out)
+    latencies = [
+        (t - committed[int(pos)]) * 1000
+        for pos, times in received.items()
+        if int(pos) in committed
+        for t in times
+    ]
+    return _Phase(_p99(latencies), reads / max(ticks, 1), len(latencies), clients * events)
+
+
+def run(results: dict[str, Any]) -> None:
+    clients = int(os.environ.get("JOBCTRL_BENCH_SSE_CLIENTS", DEFAULT_CLIENTS))
+    events = int(os.environ.get("JOBCTRL_BENCH_SSE_EVENTS", DEFAULT_EVENTS))
+    with tempfile.TemporaryDirectory(prefix="jobctrl-bench-sse-") as tmp:
+        url = f"sqlite:///{Path(tmp) / 'bench.db'}"
+        db = open_database(url)
+        store = EventStore(db, registry())
+        store.create_schema()
+        app = create_app(ApiConfig(database_url=url))
+        port = _free_port()
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            backlog=4096,
+            timeout_graceful_shutdown=2,
+        )
+        server = uvicorn.Server(config)
+        thread = threading.Thread(target=server.run, name="bench-uvicorn", daemon=True)
+        thread.start()
+        try:
+            deadline = time.monotonic() + 20
+            while not server.started:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("uvicorn did not start")
+                time.sleep(0.05)
+            hub = app.state.services.hub
+            stream = f"http://127.0.0.1:{port}/v1/events/stream"
+            base = _run_phase(stream, hub, store, 1, events)
+            loaded = _run_phase(stream, hub, store, clients, events)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+            db.dispose()
+    results["sse.clients"] = clients
+    results["sse.p99_ms_1_client"] = base.p99_ms
+    results["sse.p99_ms"] = loaded.p99_ms
+    results["sse.p99_ratio_vs_1_client"] = loaded.p99_ms / max(base.p99_ms, 1e-6)
+    results["sse.delivered_fraction"] = loaded.received / max(loaded.expected, 1)
+    results["sse.db_reads_per_tick_1_client"] = base.reads_per_tick
+    results["sse.db_reads_per_tick"] = loaded.reads_per_tick
+    results["sse.db_reads_ratio_vs_1_client"] = loaded.reads_per_tick / max(base.reads_per_tick, 1e-6)
+
+
+# ---------------------------------------------------------------- the client process
+
+
+async def _clients(url: str, count: int, events: int) -> dict[str, list[float]]:
+    received: dict[str, list[float]] = {}
+    done = asyncio.Event()
+    finished = 0
+
+    async def one(client: httpx.AsyncClient) -> None:
+        nonlocal finished
+        seen, tail = 0, b""
+        async with client.stream("GET", url) as response:
+            async for chunk in response.aiter_raw():
+                now = time.time()
+                data = tail + chunk
+                end = data.rfind(b"\n\n") + 2  # only whole frames; keep a split one for later
+                for match in _FRAME_ID.finditer(data, 0, end):
+                    received.setdefault(match.group(1).decode(), []).append(now)
+                    seen += 1
+                tail = data[end:]
+                if seen >= events:
+                    break
+        finished += 1
+        if finished >= count:
+            done.set()
+
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=0)
+    async with httpx.AsyncClient(limits=limits, timeout=httpx.Timeout(None)) as client:
+        tasks = []
+        for i in range(count):
+            tasks.append(asyncio.create_task(one(client)))
+            if i % 50 == 49:
+                await asyncio.sleep(0.05)  # stagger the connects so the listen backlog never overflows
+        # On timeout, report what arrived; the parent computes the delivered fraction.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(done.wait(), timeout=CONNECT_TIMEOUT_S + DRAIN_TIMEOUT_S)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return received
+
+
+if __name__ == "__main__":
+    _url, _count, _events = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    print(json.dumps(asyncio.run(_clients(_url, _count, _events))))
