@@ -14,6 +14,7 @@ gateway, so database writes never block the worker's loop.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 
 from temporalio import activity
@@ -36,6 +37,7 @@ from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.store.errors import ConcurrencyConflict
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway
 
 #: Where the configured sources come from (settings, a file, the demo's sample board).
@@ -103,15 +105,23 @@ class DiscoveryActivities:
                 raise _first_failure(result)
             ref = DiscoveryExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id)
             job_ids = result.job_ids[: params.limit] if params.limit > 0 else result.job_ids
-            link_execution_members(self.store, ref, job_ids, "observed_this_run", clock=self.clock)
+            # Parallel families share the execution's and the run's streams: a lost race reloads and
+            # retries (both commands are idempotent), instead of failing the whole family.
+            _on_conflict_retry(
+                lambda: link_execution_members(
+                    self.store, ref, job_ids, "observed_this_run", clock=self.clock
+                )
+            )
             if params.progress.total > 0:
-                report_run_progress(
-                    self.store,
-                    run_id=ex.temporal_run_id,
-                    completed=params.progress.done + 1,
-                    total=params.progress.total,
-                    clock=self.clock,
-                    workflow_id=ex.workflow_id,
+                _on_conflict_retry(
+                    lambda: report_run_progress(
+                        self.store,
+                        run_id=ex.temporal_run_id,
+                        completed=params.progress.done + 1,
+                        total=params.progress.total,
+                        clock=self.clock,
+                        workflow_id=ex.workflow_id,
+                    )
                 )
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
@@ -129,6 +139,17 @@ class DiscoveryActivities:
                 policy_override=self.policy_override,
                 workflow_id=workflow_id,
             )
+
+
+def _on_conflict_retry(command: Callable[[], object], attempts: int = 8) -> None:
+    for attempt in range(attempts):
+        try:
+            command()
+            return
+        except ConcurrencyConflict:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.02 * (attempt + 1))
 
 
 def _first_failure(result: FamilyResult) -> ApplicationError:
