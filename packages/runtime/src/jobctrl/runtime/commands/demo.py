@@ -38,6 +38,7 @@ from jobctrl.materials.artifacts import ArtifactKind
 from jobctrl.materials.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.stages import limits
 from jobctrl.orchestration.stages.states import kind_of
+from jobctrl.orchestration.workflows.ids import TASK_QUEUE
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.pipeline import PipelineReport, run_pipeline
@@ -67,6 +68,8 @@ async def run_demo(
     top_n: int = 3,
     quiet: bool = False,
     source_ids: list[str] | None = None,
+    tenant: str = "local",
+    task_queue: str = TASK_QUEUE,
 ) -> DemoOutcome:
     """The library entry of ``jobctrl demo`` (tests run it on a subset of the board)."""
     store = EventStore(db, registry())
@@ -89,11 +92,11 @@ async def run_demo(
             async with local_runtime(
                 db=db, store=store, settings=EnvSettings(), spend=comp.spend, overrides=comp.activities(),
                 targets=comp.facts, address=os.environ.get("TEMPORAL_ADDRESS") or None,
-                server_db_file=temporal_db,
+                server_db_file=temporal_db, task_queue=task_queue,
             ) as rt:  # fmt: skip
                 report = await run_pipeline(
                     rt.client, comp, task_queue=rt.worker.task_queue, profile=SAMPLE_PROFILE,
-                    sources=sources, top_n=top_n, progress=tick,
+                    sources=sources, top_n=top_n, progress=tick, tenant=tenant,
                 )  # fmt: skip
     finally:
         comp.close()
