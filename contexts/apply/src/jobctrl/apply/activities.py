@@ -10,7 +10,6 @@ one dedicated thread.  A dry run never submits; ``submitted`` counts only live r
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from temporalio import activity
 from jobctrl.activity_contracts.contracts import ApplyActivityInput, ApplyActivityResult
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.activity_contracts.stage_tracking import StepOwner, owner_from_activity
+from jobctrl.activity_contracts.threads import run_heartbeating
 from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
 from jobctrl.apply.job_application import RunStatus
 from jobctrl.apply.ports import BrowserApplyPort
@@ -110,9 +110,8 @@ class ApplyActivities:
     @activity.defn(name="apply")
     async def apply(self, params: ApplyActivityInput) -> ApplyActivityResult:
         owner = owner_from_activity()
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._thread, self._batch, params, owner)
+            return await run_heartbeating(self._thread, lambda: self._batch(params, owner))
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
 

@@ -11,7 +11,6 @@ API, which is bound to the thread that started it, so every render runs on one d
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -25,6 +24,7 @@ from jobctrl.activity_contracts.stage_tracking import (
     TrackedStage,
     owner_from_activity,
 )
+from jobctrl.activity_contracts.threads import run_heartbeating
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
 from jobctrl.kernel.store import EventStore
@@ -168,9 +168,8 @@ class MaterialsActivities:
     @activity.defn(name="render_pdf")
     async def render_pdf(self, params: PreparationStepInput) -> PreparationStepResult:
         origin = _origin(owner_from_activity())
-        loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(self._render_thread, self._render_both, params.job_id, origin)
+            await run_heartbeating(self._render_thread, lambda: self._render_both(params.job_id, origin))
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
         return PreparationStepResult("done")

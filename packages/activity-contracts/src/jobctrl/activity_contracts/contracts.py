@@ -139,6 +139,7 @@ class FanoutInput:
     cohort: Cohort
     progress: ProgressTick
     task_queue: str = ""
+    heartbeat_timeout_s: float = 0.0  # handed to each JobPreparationWorkflow (0: the default)
 
 
 @dataclass(frozen=True)
