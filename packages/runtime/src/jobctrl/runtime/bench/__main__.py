@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 # Suites in the order they run; each is ``jobctrl.runtime.bench.<name>`` with ``run(results)``.
-SUITES: tuple[str, ...] = ("append", "temporal")
+SUITES: tuple[str, ...] = ("append", "temporal", "pipeline")
 
 
 def main(argv: list[str]) -> int:
