@@ -22,6 +22,10 @@ import msgspec
 
 from jobctrl.apply.activities import ApplyActivities
 from jobctrl.apply.facts import ClaimPolicy
+from jobctrl.contact.activities import ContactActivities, register_offline_contact
+from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.gateway_fetcher import GatewayContactFetcher
+from jobctrl.contact.ports import PageFetcher as ContactPageFetcher
 from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.discovery.activities import DiscoveryActivities, SourceCatalog
 from jobctrl.discovery.adapters.base import SourceConfig
@@ -41,7 +45,7 @@ from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.spend.ledger import SpendLedger
 from jobctrl.orchestration.stages.tracker import StageTrackerService
 from jobctrl.orchestration.tables import create_orchestration_tables
-from jobctrl.politeness import ENRICHMENT_POLICY, CrawlPolicy, PolitenessGateway, UserAgent
+from jobctrl.politeness import CONTACT_POLICY, ENRICHMENT_POLICY, CrawlPolicy, PolitenessGateway, UserAgent
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import SpendStatus
 from jobctrl.runtime.composition.browser import ManagedBrowserApply
@@ -95,6 +99,7 @@ class Composition:
     materials: MaterialsActivities
     apply: ApplyActivities
     preparation: PreparationStateActivities
+    contact: ContactActivities
 
     @classmethod
     def build(
@@ -121,6 +126,7 @@ class Composition:
         if isinstance(llm, OfflineProvider):
             register_offline_scoring(llm)
             register_offline_materials(llm)
+            register_offline_contact(llm)
         artifacts = ArtifactStore(artifacts_root or jobctrl_home() / "artifacts")
         tracker = StageTrackerService(store, clock=clock)
         threshold = int(settings.min_fit_score) if min_score is None else min_score
@@ -133,6 +139,13 @@ class Composition:
             async with PolitenessGateway(user_agent) as gateway:
                 yield GatewayPageFetcher(
                     gateway, local_policy(ENRICHMENT_POLICY) if local else ENRICHMENT_POLICY
+                )
+
+        @asynccontextmanager
+        async def contact_fetcher() -> AsyncIterator[ContactPageFetcher]:
+            async with PolitenessGateway(user_agent) as gateway:
+                yield GatewayContactFetcher(
+                    gateway, local_policy(CONTACT_POLICY) if local else CONTACT_POLICY
                 )
 
         def managed_browser() -> object:
@@ -166,6 +179,10 @@ class Composition:
                 clock=clock, model=llm.model if hasattr(llm, "model") else "llm",
             ),
             preparation=PreparationStateActivities(tracker, facts.pdf_ready),
+            contact=ContactActivities(
+                ContactServices(store=store, vault=PersonalDataVault(db), clock=clock, llm=llm),
+                fetcher=contact_fetcher, allow_loopback=local,
+            ),
         )  # fmt: skip
 
     @property
@@ -184,6 +201,7 @@ class Composition:
             self.apply.apply,
             self.preparation.load_preparation_checkpoint,
             self.preparation.recover_preparation_state,
+            self.contact.run_contact_research,
         ]
 
     def close(self) -> None:
