@@ -65,6 +65,8 @@ async def test_pipeline_discovers_prepares_pdfs_and_dry_runs_without_submitting(
     assert sum(e.event_type == ApplyRunStarted.event_type for e in events) == len(report.dry_runs)
     assert any(e.event_type == StageStarted.event_type for e in events)
     assert any(e.event_type == StageCompleted.event_type for e in events)
+    # The standing loop would claim the prepared jobs that have no apply run yet, and only those.
+    assert set(comp.facts.apply_candidates("local", 100)) == set(report.prepared) - set(report.dry_runs)
     # The second pass re-attached: the same jobs, nothing prepared or dry-run again.
     assert sorted(again.prepared) == sorted(report.prepared)
     later = store.read_all(limit=100_000)

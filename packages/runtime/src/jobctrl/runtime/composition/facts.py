@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply.activities import ApplyInputs
 from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, CurrentJobFacts
+from jobctrl.apply.use_cases._common import jobs as apply_jobs
 from jobctrl.discovery.commands.link_execution_members import load_execution
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import JobDiscovered
@@ -184,4 +185,19 @@ class JobFacts:
         return None if score is None or score.fit_score is None else float(score.fit_score)
 
     def apply_candidates(self, tenant: str, limit: int) -> Sequence[str]:
-        return []  # the standing loop's selection lands with the auto-apply read model (issue 6)
+        """Jobs the standing loop may claim next: PDFs ready, score eligible, no apply run yet (a job
+        is tried once by the loop; the claim re-checks approval and the other rules).  A per-job scan:
+        a read model should answer this at scale."""
+        found: list[str] = []
+        for stored in self.store.read_all(limit=1_000_000, types=[JobDiscovered.event_type]):
+            event = self.store.registry.decode(stored)
+            assert isinstance(event, JobDiscovered)
+            job_id = event.job_id
+            if self.eligible(job_id) is not None or not self.pdf_ready(job_id):
+                continue
+            app = apply_jobs(self.store, self.clock).load(job_id)
+            if app is None or not app.state.runs:
+                found.append(job_id)
+            if len(found) >= limit:
+                break
+        return found

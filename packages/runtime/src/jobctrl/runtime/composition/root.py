@@ -132,7 +132,10 @@ class Composition:
         threshold = int(settings.min_fit_score) if min_score is None else min_score
         facts = JobFacts(store, artifacts=artifacts, tracker=tracker, clock=clock, min_score=threshold)
         user_agent = honest_user_agent(settings)
-        local = all(urlsplit(s.base_url).hostname in LOOPBACK for s in sources())
+        configured = list(sources())
+        # Loopback crawling only when every configured source is local (the sample board); an empty
+        # catalog is not "local", so a fresh worker never loosens the policies by default.
+        local = bool(configured) and all(urlsplit(s.base_url).hostname in LOOPBACK for s in configured)
 
         @asynccontextmanager
         async def fetcher() -> AsyncIterator[PageFetcher]:
