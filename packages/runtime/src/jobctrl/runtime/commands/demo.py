@@ -32,6 +32,7 @@ from rich.table import Table
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
+from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials.artifacts import ArtifactKind
@@ -178,9 +179,19 @@ def demo(
     port = int(os.environ.get("JOBCTRL_SAMPLE_BOARD_PORT", str(DEFAULT_BOARD_PORT)))
     db = open_database()
     try:
-        with SampleJobBoard(port=port) as board:
+        board = SampleJobBoard(port=port)
+        try:
+            board.start()
+        except OSError as exc:
+            raise ConfigurationError(
+                f"the sample board cannot listen on 127.0.0.1:{port} ({exc.strerror}); "
+                "set JOBCTRL_SAMPLE_BOARD_PORT to a free port (keep it fixed: job identities follow the URLs)"
+            ) from exc
+        try:
             console.print(f"sample job board at {board.base_url}; data under {jobctrl_home()}")
             outcome = asyncio.run(run_demo(db, board=board, top_n=top))
+        finally:
+            board.stop()
         print_summary(outcome, top)
     finally:
         db.dispose()
