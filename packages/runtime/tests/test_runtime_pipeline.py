@@ -67,6 +67,9 @@ async def test_pipeline_discovers_prepares_pdfs_and_dry_runs_without_submitting(
     assert any(e.event_type == StageCompleted.event_type for e in events)
     # The standing loop would claim the prepared jobs that have no apply run yet, and only those.
     assert set(comp.facts.apply_candidates("local", 100)) == set(report.prepared) - set(report.dry_runs)
+    # The backlog sweep of a later Discover would pick up exactly the jobs whose Score never succeeded.
+    backlog = {t.job_id for t in comp.facts.targets("local", "any-run", "existing_backlog")}
+    assert backlog and backlog == {j for j in report.not_eligible if not comp.tracker.succeeded(j, "score")}
     # The second pass re-attached: the same jobs, nothing prepared or dry-run again.
     assert sorted(again.prepared) == sorted(report.prepared)
     later = store.read_all(limit=100_000)

@@ -87,11 +87,26 @@ class JobFacts:
         if saved is None:
             return []
         version = saved[0]
+        if cohort == "existing_backlog":
+            # Jobs enriched earlier whose Score never succeeded (a failed or interrupted preparation):
+            # the same key re-runs a failed preparation (resuming at its failed step) and re-attaches
+            # to a finished or running one, so the sweep never duplicates work.
+            candidates = [j for j in self.job_ids() if not self.tracker.succeeded(j, "score")]
+        else:
+            candidates = self.members(tenant, discover_workflow_id(tenant), execution_run_id, cohort)
         return [
             PreparationTarget(job_id, "score_job", version, f"profile-{version}")
-            for job_id in self.members(tenant, discover_workflow_id(tenant), execution_run_id, cohort)
+            for job_id in candidates
             if self.tracker.succeeded(job_id, "enrich")
         ]
+
+    def job_ids(self) -> list[str]:
+        ids: list[str] = []
+        for stored in self.store.read_all(limit=1_000_000, types=[JobDiscovered.event_type]):
+            event = self.store.registry.decode(stored)
+            assert isinstance(event, JobDiscovered)
+            ids.append(event.job_id)
+        return ids
 
     def scoring_profile(self) -> ScoringProfile | None:
         saved = saved_profile(self.store)
@@ -189,10 +204,7 @@ class JobFacts:
         is tried once by the loop; the claim re-checks approval and the other rules).  A per-job scan:
         a read model should answer this at scale."""
         found: list[str] = []
-        for stored in self.store.read_all(limit=1_000_000, types=[JobDiscovered.event_type]):
-            event = self.store.registry.decode(stored)
-            assert isinstance(event, JobDiscovered)
-            job_id = event.job_id
+        for job_id in self.job_ids():
             if self.eligible(job_id) is not None or not self.pdf_ready(job_id):
                 continue
             app = apply_jobs(self.store, self.clock).load(job_id)
