@@ -29,7 +29,7 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.orchestration.workflows.ids import TASK_QUEUE
 from jobctrl.runtime.activities import ActivityFn
-from jobctrl.runtime.activities.ports import SpendStatusPort
+from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort, SpendStatusPort
 from jobctrl.runtime.settings import SettingsSource
 from jobctrl.runtime.worker import WorkerRuntime
 
@@ -156,6 +156,7 @@ async def local_runtime(
     namespace: str = "default",
     task_queue: str = TASK_QUEUE,
     server_db_file: Path | None = None,
+    targets: PreparationTargetsPort | None = None,
 ) -> AsyncIterator[LocalRuntime]:
     server: DevServer | None = None
     if address is None:
@@ -167,6 +168,7 @@ async def local_runtime(
         runtime = WorkerRuntime(
             client=client, db=db, store=store, settings=settings, spend=spend,
             task_queue=task_queue, namespace=namespace, overrides=overrides,
+            targets=targets or NoPreparationTargets(),
         )  # fmt: skip
         task = asyncio.create_task(runtime.run())
         ready = asyncio.create_task(runtime.ready.wait())

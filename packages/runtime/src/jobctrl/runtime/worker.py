@@ -23,7 +23,7 @@ from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.workflows import WORKFLOWS
 from jobctrl.runtime.activities import ActivityDeps, ActivityFn, build_activities
-from jobctrl.runtime.activities.ports import SpendStatusPort
+from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort, SpendStatusPort
 from jobctrl.runtime.reconcile.auto_apply import reconcile_auto_apply_loop
 from jobctrl.runtime.reconcile.runs import reconcile_runs
 from jobctrl.runtime.reconcile.schedule import reconcile_discovery_schedule
@@ -79,6 +79,7 @@ class WorkerRuntime:
     heartbeat_interval_s: float = heartbeat.INTERVAL_SECONDS
     tenant: str = "local"
     telemetry: RuntimeTelemetry = field(default_factory=RuntimeTelemetry)
+    targets: PreparationTargetsPort = field(default_factory=NoPreparationTargets)
 
     def __post_init__(self) -> None:
         self._stop = asyncio.Event()
@@ -131,7 +132,9 @@ class WorkerRuntime:
     async def run(self) -> None:
         await self.startup()
         slots = self.settings.load().slots
-        deps = ActivityDeps(store=self.store, spend=self.spend, client=self.client, clock=self.clock)
+        deps = ActivityDeps(
+            store=self.store, spend=self.spend, client=self.client, targets=self.targets, clock=self.clock
+        )
         with ThreadPoolExecutor(max_workers=slots + 2, thread_name_prefix="jobctrl-activity") as executor:
             worker = build_worker(
                 self.client,

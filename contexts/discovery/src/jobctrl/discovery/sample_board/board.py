@@ -6,6 +6,8 @@ Routes (``base`` is the server's URL):
 * Lever ``/v0/postings/{site}`` and ``/lever/{site}/{id}``
 * Ashby ``/posting-api/job-board/{name}`` and ``/ashby/{name}/{id}``
 * Career pages ``/careers/{board}`` linking to ``/careers/{board}/jobs/{slug}`` (JSON-LD JobPosting)
+* Application forms (``application_path``: ``<detail>/apply``, Ashby ``<detail>/application``, in the
+  Greenhouse detail page itself); a POST is recorded (``server.posts``) and refused
 * ``/robots.txt`` disallowing ``/careers/contoso/jobs/internal-``
 
 Usage (tests and the demo)::
@@ -41,6 +43,26 @@ def _detail_path(p: SamplePosting) -> str:
     if p.format == "ashby":
         return f"/ashby/{p.board}/{p.native_id}"
     return f"/careers/{p.board}/jobs/{p.slug}"
+
+
+def application_path(p: SamplePosting) -> str:
+    """Where a posting's application form lives (Greenhouse embeds it in the detail page)."""
+    if p.format == "greenhouse":
+        return _detail_path(p)
+    return _detail_path(p) + ("/application" if p.format == "ashby" else "/apply")
+
+
+#: A plain, honest application form (no scripts): what the apply dry run fills and never submits.
+APPLICATION_FORM = """
+<form id="application" method="post" action="/submit">
+  <label for="applicant-name">Full name</label><input id="applicant-name" name="name">
+  <label>Email <input type="email" name="email"></label>
+  <label>Phone <input type="tel" name="phone"></label>
+  <label>Resume / CV <input type="file" name="resume"></label>
+  <label>Cover letter <textarea name="cover_letter"></textarea></label>
+  <button type="submit">Submit application</button>
+</form>
+"""
 
 
 def _paragraphs(text: str) -> str:
@@ -144,6 +166,7 @@ def _json_ld(base: str, p: SamplePosting) -> str:
         "employmentType": "FULL_TIME",
         "identifier": {"@type": "PropertyValue", "name": p.employer, "value": p.native_id},
         "url": base + _detail_path(p),
+        "directApplyUrl": base + application_path(p),
         "hiringOrganization": {"@type": "Organization", "name": p.employer},
         "jobLocation": {
             "@type": "Place",
@@ -156,8 +179,8 @@ def _json_ld(base: str, p: SamplePosting) -> str:
 class SampleJobBoard:
     """A running sample board (``start``/``stop`` or a context manager)."""
 
-    def __init__(self) -> None:
-        self.server = LocalHttpServer()
+    def __init__(self, *, port: int = 0) -> None:
+        self.server = LocalHttpServer(port=port)
 
     @property
     def base_url(self) -> str:
@@ -206,6 +229,12 @@ class SampleJobBoard:
             )
             heading = f"<h1>{html.escape(p.title)}</h1><h2>{html.escape(p.employer)}</h2>"
             body = heading + _paragraphs(p.description)
+            form = f"<h1>Apply: {html.escape(p.title)}</h1>{APPLICATION_FORM}"
+            if p.format == "greenhouse":
+                body += APPLICATION_FORM  # Greenhouse hosts the form on the posting page itself
+            else:
+                page = _html_page(f"Apply: {p.title}", form)
+                self.server.set_route(application_path(p), Route(200, page, "text/html"))
             self.server.set_route(_detail_path(p), Route(200, _html_page(p.title, body, head), "text/html"))
         for (fmt, board), posts in groups.items():
             if fmt == "greenhouse":

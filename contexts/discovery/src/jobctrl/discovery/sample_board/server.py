@@ -37,6 +37,7 @@ class RecordedRequest:
     user_agent: str
     arrived_at: float
     in_flight: int
+    method: str = "GET"
 
 
 @dataclass
@@ -50,8 +51,9 @@ class _State:
 class LocalHttpServer:
     """``start()`` binds 127.0.0.1 on a free port; ``stop()`` shuts it down.  Also a context manager."""
 
-    def __init__(self, routes: dict[str, Route] | None = None) -> None:
+    def __init__(self, routes: dict[str, Route] | None = None, *, port: int = 0) -> None:
         self._state = _State(routes=dict(routes or {}))
+        self._port = port  # 0: a free port; a fixed one keeps posting URLs stable across demo runs
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -66,6 +68,11 @@ class LocalHttpServer:
     def requests(self) -> list[RecordedRequest]:
         with self._state.lock:
             return list(self._state.requests)
+
+    @property
+    def posts(self) -> list[RecordedRequest]:
+        """Every POST received (a dry-run apply must leave this empty)."""
+        return [r for r in self.requests if r.method == "POST"]
 
     def requests_to(self, path: str) -> list[RecordedRequest]:
         return [r for r in self.requests if r.path == path]
@@ -112,10 +119,28 @@ class LocalHttpServer:
                     with state.lock:
                         state.in_flight -= 1
 
+            def do_POST(self) -> None:
+                # Recorded (a dry run must never send one) and refused: the board accepts no submissions.
+                parts = urlsplit(self.path)
+                with state.lock:
+                    state.requests.append(
+                        RecordedRequest(
+                            parts.path,
+                            parts.query,
+                            self.headers.get("User-Agent", ""),
+                            time.monotonic(),
+                            0,
+                            method="POST",
+                        )
+                    )
+                self.send_response(405)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
             def log_message(self, format: str, *args: object) -> None:  # quiet
                 return
 
-        self._server = _QuietServer(("127.0.0.1", 0), Handler)
+        self._server = _QuietServer(("127.0.0.1", self._port), Handler)
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, name="local-http", daemon=True
         )

@@ -44,6 +44,8 @@ class DiscoverWorkflowInput:
     limit: int = 0
     min_score: int = 7
     family_batch_size: int = 4
+    #: 0 = the default (policies.HEARTBEAT); passed on to the preparations the fan-out starts.
+    heartbeat_timeout_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ class DiscoverWorkflow:
     def __init__(self) -> None:
         self._done = 0
         self._total = 0
+        self._heartbeat = policies.HEARTBEAT
+        self._heartbeat_s = 0.0
 
     @workflow.query
     def progress(self) -> DiscoverProgress:
@@ -86,6 +90,8 @@ class DiscoverWorkflow:
     @workflow.run
     async def run(self, params: DiscoverWorkflowInput) -> DiscoverResult:
         info = workflow.info()
+        self._heartbeat_s = params.heartbeat_timeout_s
+        self._heartbeat = policies.heartbeat(params.heartbeat_timeout_s)
         # Read the identity once: a deterministic workflow id can be started again, the run id cannot.
         execution = ExecutionRef(params.tenant, info.workflow_id, info.run_id)
         summary = {"tenant": params.tenant, "sources": ",".join(params.source_ids)[:200]}
@@ -136,7 +142,7 @@ class DiscoverWorkflow:
                 PlanSourcesInput(execution, list(params.source_ids)),
                 result_type=PlanSourcesResult,
                 start_to_close_timeout=policies.HALF_HOUR,
-                heartbeat_timeout=policies.HEARTBEAT,
+                heartbeat_timeout=self._heartbeat,
                 retry_policy=policies.SRC,
             ),
         )
@@ -189,7 +195,7 @@ class DiscoverWorkflow:
                 EnrichmentInput(execution, ProgressTick(n, self._total)),
                 result_type=EnrichmentResult,
                 start_to_close_timeout=policies.SIX_HOURS,
-                heartbeat_timeout=policies.HEARTBEAT,
+                heartbeat_timeout=self._heartbeat,
                 retry_policy=policies.ENR,
             ),
         )
@@ -217,10 +223,10 @@ class DiscoverWorkflow:
     ) -> FanoutResult:
         result: FanoutResult = await workflow.execute_activity(
             "discovery_preparation_fanout",
-            FanoutInput(execution, cohort, tick, task_queue),  # type: ignore[arg-type]
+            FanoutInput(execution, cohort, tick, task_queue, self._heartbeat_s),  # type: ignore[arg-type]
             result_type=FanoutResult,
             start_to_close_timeout=policies.HALF_HOUR,
-            heartbeat_timeout=policies.HEARTBEAT,
+            heartbeat_timeout=self._heartbeat,
             retry_policy=policies.SRC,
         )
         return result
@@ -236,7 +242,7 @@ class DiscoverWorkflow:
                     SourceFamilyInput(execution, family, ProgressTick(self._done, self._total), limit),
                     result_type=SourceFamilyResult,
                     start_to_close_timeout=policies.SIX_HOURS,
-                    heartbeat_timeout=policies.HEARTBEAT,
+                    heartbeat_timeout=self._heartbeat,
                     retry_policy=policies.SRC,
                 ),
             )

@@ -11,17 +11,10 @@ from dataclasses import dataclass
 
 from temporalio.exceptions import ActivityError, ApplicationError, ChildWorkflowError, FailureError
 
-from jobctrl.kernel.errors import classify
+from jobctrl.activity_contracts.errors import MESSAGE_LIMIT, to_application_error
 from jobctrl.kernel.text import bound_text
 
-MESSAGE_LIMIT = 500
-
-
-def to_application_error(exc: BaseException) -> ApplicationError:
-    if isinstance(exc, ApplicationError):
-        return exc
-    code, retryable = classify(exc)
-    return ApplicationError(bound_text(str(exc), MESSAGE_LIMIT), type=code, non_retryable=not retryable)
+__all__ = ["MESSAGE_LIMIT", "Failure", "failure_of", "to_application_error"]
 
 
 @dataclass(frozen=True)

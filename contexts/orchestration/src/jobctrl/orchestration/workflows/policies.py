@@ -49,4 +49,12 @@ SHORT = timedelta(seconds=30)
 HALF_HOUR = timedelta(minutes=30)
 SIX_HOURS = timedelta(hours=6)
 HEARTBEAT = timedelta(minutes=2)
+
+
+def heartbeat(seconds: float) -> timedelta:
+    """The heartbeat timeout a run was started with (0: the default).  Only a test of worker crashes
+    shortens it, so a killed worker's activities are retried in seconds rather than minutes."""
+    return timedelta(seconds=seconds) if seconds > 0 else HEARTBEAT
+
+
 APPLY_HEARTBEAT = timedelta(seconds=60)

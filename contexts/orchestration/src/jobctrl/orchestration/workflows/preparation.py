@@ -46,6 +46,7 @@ class JobPreparationInput:
     target_version: int | None = None
     execution: ExecutionRef | None = None
     cohort: str | None = None
+    heartbeat_timeout_s: float = 0.0  # 0: policies.HEARTBEAT
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class JobPreparationWorkflow:
                     ),
                     result_type=PreparationStepResult,
                     start_to_close_timeout=policies.HALF_HOUR,
-                    heartbeat_timeout=policies.HEARTBEAT,
+                    heartbeat_timeout=policies.heartbeat(params.heartbeat_timeout_s),
                     retry_policy=retry,
                 )
             except Exception as exc:

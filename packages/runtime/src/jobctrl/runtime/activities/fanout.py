@@ -55,6 +55,7 @@ class FanoutActivities:
                         target_version=target.target_version,
                         execution=ExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id),
                         cohort=params.cohort,
+                        heartbeat_timeout_s=params.heartbeat_timeout_s,
                     ),
                     id=preparation_workflow_id(key),
                     task_queue=task_queue,

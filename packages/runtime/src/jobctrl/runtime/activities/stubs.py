@@ -1,4 +1,5 @@
-"""Context activities not yet wired: named placeholders so the worker registers every name the
+"""Named placeholders for the context activities, so a worker built without the composition root
+(``jobctrl.runtime.composition``, which overrides every one of them) still registers every name the
 workflows call.  Each fails with a non-retryable ``configuration`` error naming the missing wiring, so
 an unwired worker fails a run loudly instead of pretending work happened.  Integration replaces these
 entries in ``jobctrl.runtime.activities.REGISTRY`` with the contexts' real implementations.

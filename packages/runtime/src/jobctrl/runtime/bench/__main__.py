@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 # Suites in the order they run; each is ``jobctrl.runtime.bench.<name>`` with ``run(results)``.
-SUITES: tuple[str, ...] = ("append", "projections", "temporal", "operations", "sse")
+SUITES: tuple[str, ...] = ("append", "projections", "temporal", "pipeline", "operations", "sse")
 
 
 def main(argv: list[str]) -> int:

@@ -10,7 +10,8 @@ from temporalio.client import Client
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.runtime.activities.ports import LedgerSpendStatus
+from jobctrl.kernel.store.database import jobctrl_home
+from jobctrl.runtime.composition.root import Composition, sources_from_file
 from jobctrl.runtime.embedded import DevServer
 from jobctrl.runtime.settings import EnvSettings, TemporalTarget
 from jobctrl.runtime.worker import WorkerRuntime
@@ -28,16 +29,19 @@ async def _serve(task_queue: str | None) -> None:
         client = await Client.connect(target.address, namespace=target.namespace)
     db = open_database()
     store = EventStore(db, registry())
-    store.create_schema()
     settings = EnvSettings()
+    # The real activities; sources come from $JOBCTRL_HOME/sources.json (re-read on every plan).
+    comp = Composition.build(db, store, sources=sources_from_file(jobctrl_home() / "sources.json"))
     runtime = WorkerRuntime(
         client=client,
         db=db,
         store=store,
         settings=settings,
-        spend=LedgerSpendStatus(db, settings.load().daily_budget_usd),
+        spend=comp.spend,
         task_queue=queue,
         namespace=target.namespace,
+        overrides=comp.activities(),
+        targets=comp.facts,
     )
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -46,6 +50,7 @@ async def _serve(task_queue: str | None) -> None:
         typer.echo(f"worker on task queue {queue!r}")
         await runtime.run()
     finally:
+        comp.close()
         db.dispose()
         if server is not None:
             server.stop()

@@ -1,0 +1,126 @@
+"""Apply's Temporal activity: ``apply`` (one job, or one batch of the continuous loop).
+
+The current job facts, the applicant and the materials come from ports the composition root implements
+over the other contexts' facts; the claim policy (minimum score, approval) is re-read at claim time.
+Each job gets one apply run whose id derives from the Temporal run and the job, so an activity retry
+re-attaches to its run instead of claiming twice (a run already finished is counted, not redone).
+The browser is Playwright's sync API, bound to the thread that started it, so all browser work runs on
+one dedicated thread.  A dry run never submits; ``submitted`` counts only live runs that reached it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from temporalio import activity
+
+from jobctrl.activity_contracts.contracts import ApplyActivityInput, ApplyActivityResult
+from jobctrl.activity_contracts.errors import to_application_error
+from jobctrl.activity_contracts.stage_tracking import StepOwner, owner_from_activity
+from jobctrl.activity_contracts.threads import run_heartbeating
+from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.job_application import RunStatus
+from jobctrl.apply.ports import BrowserApplyPort
+from jobctrl.apply.use_cases._common import Owner, jobs
+from jobctrl.apply.use_cases.claim_apply import claim_apply
+from jobctrl.apply.use_cases.run_apply import run_apply
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.errors import JobCtrlError, MissingInputError
+from jobctrl.kernel.ids import deterministic_id
+from jobctrl.kernel.store import EventStore
+
+
+@dataclass(frozen=True)
+class ApplyInputs:
+    facts: CurrentJobFacts
+    applicant: ApplicantProfile
+    materials: ApplicationMaterials
+
+
+ApplyInputsSource = Callable[[str], ApplyInputs | None]
+#: (tenant, limit) → job ids the continuous loop may claim next (eligibility is re-checked at claim).
+ApplyCandidates = Callable[[str, int], Sequence[str]]
+PolicySource = Callable[[], ClaimPolicy]
+
+
+class ApplyActivities:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        inputs: ApplyInputsSource,
+        candidates: ApplyCandidates,
+        policy: PolicySource,
+        browser: Callable[[], BrowserApplyPort],
+        clock: Clock,
+        worker_id: str = "jobctrl-worker",
+        model: str = "local-offline",
+    ) -> None:
+        self.store = store
+        self.inputs = inputs
+        self.candidates = candidates
+        self.policy = policy
+        self.browser = browser
+        self.clock = clock
+        self.worker_id = worker_id
+        self.model = model
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jobctrl-apply")
+        self._browser: BrowserApplyPort | None = None
+
+    def _one(self, job_id: str, dry_run: bool, batch: bool, owner: StepOwner) -> bool:
+        """Claim (or re-attach to) this run's apply of ``job_id`` and run it; True when it submitted."""
+        found = self.inputs(job_id)
+        if found is None:
+            raise MissingInputError(f"job {job_id} has no materials or application target to apply with")
+        writer = Owner(owner.workflow_id, owner.run_id, owner.attempt)
+        run_id = deterministic_id("apply-run", owner.run_id, job_id)
+        app = jobs(self.store, self.clock).load(job_id)
+        existing = None if app is None else app.state.runs.get(run_id)
+        if existing is None:
+            claim_apply(
+                self.store, found.facts, self.policy(),
+                run_id=run_id, worker_id=self.worker_id, model=self.model, dry_run=dry_run, batch=batch,
+                clock=self.clock, owner=writer,
+            )  # fmt: skip
+        elif existing.status is not RunStatus.RUNNING:
+            return existing.status is RunStatus.SUCCEEDED
+        if self._browser is None:
+            self._browser = self.browser()  # created on the apply thread, used only there
+        result = run_apply(
+            self.store, job_id=job_id, run_id=run_id, facts=found.facts, policy=self.policy(),
+            profile=found.applicant, materials=found.materials, browser=self._browser,
+            clock=self.clock, owner=writer,
+        )  # fmt: skip
+        return result.status is RunStatus.SUCCEEDED and not dry_run
+
+    def _batch(self, params: ApplyActivityInput, owner: StepOwner) -> ApplyActivityResult:
+        if params.job_id is not None and not params.continuous:
+            return ApplyActivityResult(1, int(self._one(params.job_id, params.dry_run, False, owner)))
+        processed = submitted = 0
+        for job_id in self.candidates(params.tenant_id, max(1, params.batch_limit)):
+            try:
+                submitted += self._one(job_id, params.dry_run, True, owner)
+            except JobCtrlError:
+                continue  # refused or failed: recorded on the job's run, the batch goes on
+            processed += 1
+        return ApplyActivityResult(processed, submitted)
+
+    @activity.defn(name="apply")
+    async def apply(self, params: ApplyActivityInput) -> ApplyActivityResult:
+        owner = owner_from_activity()
+        try:
+            return await run_heartbeating(self._thread, lambda: self._batch(params, owner))
+        except JobCtrlError as exc:
+            raise to_application_error(exc) from exc
+
+    def close(self) -> None:
+        def stop() -> None:
+            closer = getattr(self._browser, "close", None)
+            if closer is not None:
+                closer()
+            self._browser = None
+
+        self._thread.submit(stop).result()
+        self._thread.shutdown()

@@ -1,0 +1,63 @@
+"""Contact's Temporal activity: ``run_contact_research`` (only ever started by the user), plus
+``register_offline_contact`` for the offline LLM provider.
+
+The pages are the ones the user supplied for this task (the source-access policy allows only their
+hosts); fetches go through the politeness gateway on a private event loop (a sync activity).  The
+candidates land sealed, in review; nothing becomes a contact here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+
+from temporalio import activity
+
+from jobctrl.activity_contracts.contracts import ContactResearchActivityInput, ContactResearchActivityResult
+from jobctrl.activity_contracts.errors import to_application_error
+from jobctrl.contact.commands.run_research import ResearchReport, run_research
+from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.extraction import TASK, ContactResearchCandidates, extract_offline
+from jobctrl.contact.policy import SourceAccessPolicy, allowlist_from
+from jobctrl.contact.ports import PageFetcher
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.llm import OfflineProvider
+from jobctrl.llm.port import StructuredRequest
+
+FetcherSession = Callable[[], AbstractAsyncContextManager[PageFetcher]]
+
+
+def register_offline_contact(provider: OfflineProvider) -> None:
+    def extract(request: StructuredRequest[ContactResearchCandidates]) -> ContactResearchCandidates:
+        return extract_offline(request.prompt)
+
+    provider.register(TASK, ContactResearchCandidates, extract)
+
+
+class ContactActivities:
+    def __init__(
+        self, services: ContactServices, *, fetcher: FetcherSession, allow_loopback: bool = False
+    ) -> None:
+        self.services = services
+        self.fetcher = fetcher
+        self.allow_loopback = allow_loopback  # the local sample pages only; never a private address
+
+    @activity.defn(name="run_contact_research")
+    def run_contact_research(self, params: ContactResearchActivityInput) -> ContactResearchActivityResult:
+        policy = SourceAccessPolicy(
+            allowlist_from(params.sources), allow_loopback_for_tests=self.allow_loopback
+        )
+        try:
+            report = asyncio.run(self._run(params, policy))
+        except JobCtrlError as exc:
+            raise to_application_error(exc) from exc
+        return ContactResearchActivityResult(candidates=report.candidate_count)
+
+    async def _run(self, params: ContactResearchActivityInput, policy: SourceAccessPolicy) -> ResearchReport:
+        async with self.fetcher() as fetcher:
+            services = ContactServices(
+                store=self.services.store, vault=self.services.vault, clock=self.services.clock,
+                llm=self.services.llm, spend=self.services.spend, fetcher=fetcher,
+            )  # fmt: skip
+            return await run_research(services, params.task_id, list(params.sources), policy)

@@ -1,0 +1,165 @@
+"""Discovery's Temporal activities: plan the source families of a Discover execution and crawl one family.
+
+* ``plan_discovery_sources`` — the runnable registered sources (optionally narrowed to the workflow's
+  ``source_ids``), grouped into families by adapter kind; starts the discovery run (id = the Temporal
+  run id) with its progress spine.  Retry-safe: starting a started run records nothing.
+* ``discovery_source_family`` — crawl one family through the politeness gateway, record what it found,
+  link the jobs to the execution as ``observed_this_run`` and advance the run's progress.  A family
+  whose every source failed raises the first source's typed error (its code is the family's code).
+
+Both are sync activities (the worker's thread pool): the crawl runs on its own event loop with its own
+gateway, so database writes never block the worker's loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+
+from temporalio import activity
+from temporalio.exceptions import ApplicationError
+
+from jobctrl.activity_contracts.contracts import (
+    PlanSourcesInput,
+    PlanSourcesResult,
+    SourceFamilyInput,
+    SourceFamilyResult,
+)
+from jobctrl.activity_contracts.errors import to_application_error
+from jobctrl.discovery.adapters.base import SourceConfig
+from jobctrl.discovery.commands.link_execution_members import link_execution_members
+from jobctrl.discovery.commands.report_run_progress import report_run_progress
+from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
+from jobctrl.discovery.commands.select_runnable_sources import select_runnable_sources
+from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
+from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.store.errors import ConcurrencyConflict
+from jobctrl.politeness import CrawlPolicy, PolitenessGateway
+
+#: Where the configured sources come from (settings, a file, the demo's sample board).
+SourceCatalog = Callable[[], Sequence[SourceConfig]]
+GatewayFactory = Callable[[], PolitenessGateway]
+
+
+def family_of(config: SourceConfig) -> str:
+    """One family per adapter kind: the sources a family crawls share a crawl policy and its budget."""
+    return "careers" if config.ats_kind == "other" else config.ats_kind
+
+
+class FamilyFailedError(JobCtrlError):
+    """Every source of a family failed (raised only when the sources' own error is not typed)."""
+
+    code = "source_unavailable"
+    retryable = True
+
+
+class DiscoveryActivities:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        sources: SourceCatalog,
+        gateway: GatewayFactory,
+        clock: Clock,
+        policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
+    ) -> None:
+        self.store = store
+        self.sources = sources
+        self.gateway = gateway
+        self.clock = clock
+        self.policy_override = policy_override
+
+    def _runnable(self, wanted: Sequence[str]) -> list[SourceConfig]:
+        configs = [c for c in self.sources() if not wanted or c.source_id in wanted]
+        return select_runnable_sources(self.store, configs)
+
+    @activity.defn(name="plan_discovery_sources")
+    def plan_discovery_sources(self, params: PlanSourcesInput) -> PlanSourcesResult:
+        try:
+            runnable = self._runnable(params.source_ids)
+            families = sorted({family_of(c) for c in runnable})
+            ex = params.execution
+            start_discovery_run(
+                self.store,
+                run_id=ex.temporal_run_id,
+                source_ids=[c.source_id for c in runnable],
+                family_count=len(families),
+                clock=self.clock,
+                workflow_id=ex.workflow_id,
+            )
+        except JobCtrlError as exc:
+            raise to_application_error(exc) from exc
+        return PlanSourcesResult(families)
+
+    @activity.defn(name="discovery_source_family")
+    def discovery_source_family(self, params: SourceFamilyInput) -> SourceFamilyResult:
+        ex = params.execution
+        configs = [c for c in self._runnable([]) if family_of(c) == params.family]
+        try:
+            result = asyncio.run(self._crawl(configs, ex.temporal_run_id, ex.workflow_id))
+            if result.failed:
+                raise _first_failure(result)
+            ref = DiscoveryExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id)
+            job_ids = result.job_ids[: params.limit] if params.limit > 0 else result.job_ids
+            # Parallel families share the execution's and the run's streams: a lost race reloads and
+            # retries (both commands are idempotent), instead of failing the whole family.
+            _on_conflict_retry(
+                lambda: link_execution_members(
+                    self.store, ref, job_ids, "observed_this_run", clock=self.clock
+                )
+            )
+            if params.progress.total > 0:
+                _on_conflict_retry(
+                    lambda: report_run_progress(
+                        self.store,
+                        run_id=ex.temporal_run_id,
+                        completed=params.progress.done + 1,
+                        total=params.progress.total,
+                        clock=self.clock,
+                        workflow_id=ex.workflow_id,
+                    )
+                )
+        except JobCtrlError as exc:
+            raise to_application_error(exc) from exc
+        counts = result.counts
+        return SourceFamilyResult(params.family, observed_jobs=len(job_ids), new_jobs=counts.new_jobs)
+
+    async def _crawl(self, configs: Sequence[SourceConfig], run_id: str, workflow_id: str) -> FamilyResult:
+        async with self.gateway() as gateway:
+            return await run_source_family(
+                self.store,
+                gateway,
+                configs,
+                run_id=run_id,
+                clock=self.clock,
+                policy_override=self.policy_override,
+                workflow_id=workflow_id,
+            )
+
+
+def _on_conflict_retry(command: Callable[[], object], attempts: int = 8) -> None:
+    for attempt in range(attempts):
+        try:
+            command()
+            return
+        except ConcurrencyConflict:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.02 * (attempt + 1))
+
+
+def _first_failure(result: FamilyResult) -> ApplicationError:
+    """The family's failure carries the first source's own code (surfaced, not swallowed: ADR 0041)."""
+    listed = ", ".join(f"{f.source_id}={f.code}" for f in result.failures)
+    first = result.failures[0] if result.failures else None
+    if first is None:
+        return to_application_error(FamilyFailedError("every source of the family failed"))
+    return ApplicationError(
+        f"every source of the family failed: {listed}"[:500],
+        type=first.code,
+        non_retryable=not first.retryable,
+    )

@@ -1,0 +1,121 @@
+"""``StageTrackerService``: orchestration's implementation of the ``StageTracker`` port the context
+activities record their stage transitions through (owner metadata = workflow id, run id, attempt).
+
+``begin`` makes a row startable before starting it, in the same transaction: a row still Running under
+an earlier attempt of the *same* workflow is settled first (owned stages through
+``reconcile_owned_rows``; the others failed as retryable), a Failed or Exhausted row is reset and a
+Blocked one unblocked, because the workflow asking to run the step is the decision to retry it.  A
+Succeeded row is never started again: ``begin`` answers False and the activity reuses the result.
+"""
+
+from __future__ import annotations
+
+import time
+
+from jobctrl.activity_contracts.stage_tracking import StepOwner, TrackedStage
+from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.stages import limits
+from jobctrl.orchestration.stages.aggregate import JobStages
+from jobctrl.orchestration.stages.errors import OwnershipLost
+from jobctrl.orchestration.stages.service import StageService
+from jobctrl.orchestration.stages.states import (
+    Blocked,
+    Canceled,
+    Exhausted,
+    Failed,
+    Pending,
+    Running,
+    Skipped,
+    StageOwner,
+    Stale,
+    Succeeded,
+)
+
+STALE_ATTEMPT = "STALE_ATTEMPT"
+
+
+def _owner(owner: StepOwner) -> StageOwner:
+    return StageOwner(owner.workflow_id, owner.run_id, owner.attempt)
+
+
+class StageTrackerService:
+    def __init__(self, store: EventStore, *, clock: Clock | None = None) -> None:
+        self.service = StageService(store, clock=clock)
+        self._started: dict[tuple[str, str], float] = {}
+
+    def _now(self) -> str:
+        return isoformat(self.service.clock.now())
+
+    def succeeded(self, job_id: str, stage: TrackedStage) -> bool:
+        return isinstance(self.service.load(job_id).state(stage), Succeeded)
+
+    def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
+        holder = _owner(owner)
+        at = self._now()
+
+        def command(stages: JobStages) -> bool:
+            state = stages.state(stage)
+            if isinstance(state, Succeeded | Skipped):
+                return False  # done (or decided not to do): a rerun reuses the outcome
+            if isinstance(state, Running):
+                if stage in limits.OWNED_STAGES and state.owner is not None:
+                    if state.owner.workflow_id != holder.workflow_id:
+                        raise OwnershipLost(job_id, stage, holder, state.owner)
+                    stages.reconcile_owned_rows(holder, {}, at=at)
+                else:
+                    stages.fail(
+                        stage, error_code=STALE_ATTEMPT, error_message="an earlier attempt did not finish",
+                        retryable=True, at=at, owner=state.owner,
+                    )  # fmt: skip
+                state = stages.state(stage)
+            if isinstance(state, Failed | Exhausted | Stale | Canceled):
+                stages.reset(stage, at=at)
+            elif isinstance(state, Blocked):
+                stages.unblock(stage, at=at)
+            stages.start(stage, at=at, owner=holder if stage in limits.OWNED_STAGES else None)
+            return True
+
+        started = self.service.run(job_id, command, owner=holder)
+        if started:
+            self._started[(job_id, stage)] = time.monotonic()
+        return started
+
+    def _elapsed_ms(self, job_id: str, stage: str) -> int:
+        began = self._started.pop((job_id, stage), None)
+        return 0 if began is None else int((time.monotonic() - began) * 1000)
+
+    def succeed(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> None:
+        holder = _owner(owner)
+        at, ms = self._now(), self._elapsed_ms(job_id, stage)
+        fence = holder if stage in limits.OWNED_STAGES else None
+        self.service.run(
+            job_id, lambda s: s.complete(stage, at=at, duration_ms=ms, owner=fence), owner=holder
+        )
+
+    def fail(self, job_id: str, stage: TrackedStage, owner: StepOwner, error: JobCtrlError) -> None:
+        holder = _owner(owner)
+        at = self._now()
+        self._elapsed_ms(job_id, stage)
+        fence = holder if stage in limits.OWNED_STAGES else None
+
+        def command(stages: JobStages) -> None:
+            if isinstance(stages.state(stage), Running):
+                stages.fail(
+                    stage, error_code=error.code, error_message=str(error), retryable=error.retryable,
+                    at=at, owner=fence,
+                )  # fmt: skip
+
+        self.service.run(job_id, command, owner=holder)
+
+    def skip(self, job_id: str, stage: TrackedStage, reason: str) -> None:
+        def command(stages: JobStages) -> None:
+            state = stages.state(stage)
+            if isinstance(state, Running):
+                # A step that started and then found nothing to do must not stay running.
+                stages.cancel(stage, at=self._now(), reason=reason)
+            elif isinstance(state, Pending):
+                stages.skip(stage, reason=reason)
+
+        self.service.run(job_id, command)

@@ -1,0 +1,76 @@
+"""``pipeline.jobs_per_s``: sample-board jobs per second through Discover → enrich → score → tailor →
+cover → PDF on the offline provider (one worker, real activities, Chromium), and
+``pipeline.ratio_vs_noop`` against ``temporal.noop_workflows_per_s`` measured in the same run on the
+same dev server (a no-op workflow with four no-op activities; a job's preparation is one workflow
+with five activities, plus its share of Discover).
+
+A job counts when its preparation ended (PDFs, or ``not_eligible``).  ``JOBCTRL_BENCH_PIPELINE_MIN_SCORE``
+(default 1, so nearly every job goes through to PDFs) sets eligibility; the board has 58 postings,
+so the figure is per-job throughput at demo scale, not at 1,000 jobs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.domain_types import registry
+from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.runtime.bench.temporal import _rate
+from jobctrl.runtime.composition.root import Composition
+from jobctrl.runtime.embedded import DevServer, local_runtime
+from jobctrl.runtime.pipeline import run_pipeline
+from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
+from jobctrl.runtime.worker import sandbox_runner
+
+
+async def _measure(min_score: int, noop_count: int) -> tuple[float, float, int]:
+    with tempfile.TemporaryDirectory() as tmp:
+        async with DevServer.start(Path(tmp) / "bench-temporal.db") as server:
+            client = await server.wait_ready()
+            noop = await _rate(client, noop_count, sandbox_runner())
+            db = open_database(f"sqlite:///{tmp}/bench.db")
+            store = EventStore(db, registry())
+            with SampleJobBoard() as board:
+                sources = board.sources()
+                comp = Composition.build(
+                    db,
+                    store,
+                    sources=lambda: sources,
+                    artifacts_root=Path(tmp) / "artifacts",
+                    min_score=min_score,
+                )
+                try:
+                    async with local_runtime(
+                        db=db, store=store, settings=FixedSettings(RuntimeSettings(worker_activity_slots=4)),
+                        spend=comp.spend, overrides=comp.activities(), targets=comp.facts,
+                        address=server.address, task_queue=f"bench-{uuid.uuid4().hex[:8]}",
+                    ) as rt:  # fmt: skip
+                        started = time.perf_counter()
+                        report = await run_pipeline(
+                            rt.client, comp, task_queue=rt.worker.task_queue, profile=SAMPLE_PROFILE,
+                            sources=sources, top_n=0,
+                        )  # fmt: skip
+                        elapsed = time.perf_counter() - started
+                finally:
+                    comp.close()
+                    db.dispose()
+    jobs = len(report.prepared) + len(report.not_eligible)
+    return jobs / elapsed, noop, len(report.prepared)
+
+
+def run(results: dict[str, Any]) -> None:
+    min_score = int(os.environ.get("JOBCTRL_BENCH_PIPELINE_MIN_SCORE", "1"))
+    noop_count = int(os.environ.get("JOBCTRL_BENCH_TEMPORAL_WORKFLOWS", "40"))
+    jobs_per_s, noop, prepared = asyncio.run(_measure(min_score, noop_count))
+    results["pipeline.jobs_per_s"] = jobs_per_s
+    results["pipeline.jobs_to_pdf"] = prepared
+    results["pipeline.noop_workflows_per_s_same_run"] = noop
+    results["pipeline.ratio_vs_noop"] = jobs_per_s / noop

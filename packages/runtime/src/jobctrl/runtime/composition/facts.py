@@ -1,0 +1,215 @@
+"""Cross-context reads for the activity ports: the runtime may read every context's facts, a context
+may not, so the composition root answers each context's questions here (from the event store and the
+artifact store; no read model is needed for these per-job lookups).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jobctrl.activity_contracts.stage_tracking import StageTracker
+from jobctrl.apply.activities import ApplyInputs
+from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, CurrentJobFacts
+from jobctrl.apply.use_cases._common import jobs as apply_jobs
+from jobctrl.discovery.commands.link_execution_members import load_execution
+from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery.events import JobDiscovered
+from jobctrl.enrichment.use_cases.enrich_job import EnrichJob
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.store import EventStore
+from jobctrl.materials.aggregate import JobMaterials
+from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
+from jobctrl.materials.documents import decode_cover_letter
+from jobctrl.materials.profile import CandidateProfile as MaterialsProfile
+from jobctrl.materials.profile import TargetPosting
+from jobctrl.materials.rendering.html import DEFAULT_THEME
+from jobctrl.orchestration.workflows.ids import discover_workflow_id
+from jobctrl.runtime.activities.ports import PreparationTarget
+from jobctrl.runtime.composition.profiles import materials_profile, saved_profile, scoring_profile
+from jobctrl.scoring.activities import eligibility
+from jobctrl.scoring.aggregates import JobScore
+from jobctrl.scoring.events import JobScored
+from jobctrl.scoring.profile import CandidateProfile as ScoringProfile
+
+MAX_ROLE = 200
+
+
+class JobFacts:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        artifacts: ArtifactStore,
+        tracker: StageTracker,
+        clock: Clock,
+        min_score: int,
+    ) -> None:
+        self.store = store
+        self.artifacts = artifacts
+        self.tracker = tracker
+        self.clock = clock
+        self.min_score = min_score
+
+    # -- discovery ------------------------------------------------------------------------------
+    def discovered(self, job_id: str) -> JobDiscovered | None:
+        for stored in self.store.read_stream(f"job-{job_id}"):
+            if stored.event_type == JobDiscovered.event_type:
+                event = self.store.registry.decode(stored)
+                assert isinstance(event, JobDiscovered)
+                return event
+        return None
+
+    def description(self, job_id: str) -> str | None:
+        found = self.discovered(job_id)
+        text = None if found is None else found.metadata.get("description")
+        return text if isinstance(text, str) and text.strip() else None
+
+    def members(self, tenant: str, workflow_id: str, run_id: str, cohort: str | None = None) -> list[str]:
+        ref = DiscoveryExecutionRef(tenant, workflow_id, run_id)
+        execution = load_execution(self.store, ref, self.clock)
+        return [j for j, m in execution.members.items() if cohort is None or m.cohort == cohort]
+
+    # -- enrichment -----------------------------------------------------------------------------
+    def enrichment_targets(self, tenant: str, workflow_id: str, run_id: str) -> list[EnrichJob]:
+        jobs = []
+        for job_id in self.members(tenant, workflow_id, run_id):
+            found = self.discovered(job_id)
+            if found is not None:
+                jobs.append(EnrichJob(job_id, found.posting_url, found.source, self.description(job_id)))
+        return jobs
+
+    # -- preparation ----------------------------------------------------------------------------
+    def targets(self, tenant: str, execution_run_id: str, cohort: str) -> list[PreparationTarget]:
+        """Enriched members of the cohort, keyed by profile version: a second Discover under the same
+        profile finds the same idempotency keys and re-attaches instead of preparing again."""
+        saved = saved_profile(self.store)
+        if saved is None:
+            return []
+        version = saved[0]
+        if cohort == "existing_backlog":
+            # Jobs enriched earlier whose Score never succeeded (a failed or interrupted preparation):
+            # the same key re-runs a failed preparation (resuming at its failed step) and re-attaches
+            # to a finished or running one, so the sweep never duplicates work.
+            candidates = [j for j in self.job_ids() if not self.tracker.succeeded(j, "score")]
+        else:
+            candidates = self.members(tenant, discover_workflow_id(tenant), execution_run_id, cohort)
+        return [
+            PreparationTarget(job_id, "score_job", version, f"profile-{version}")
+            for job_id in candidates
+            if self.tracker.succeeded(job_id, "enrich")
+        ]
+
+    def job_ids(self) -> list[str]:
+        ids: list[str] = []
+        for stored in self.store.read_all(limit=1_000_000, types=[JobDiscovered.event_type]):
+            event = self.store.registry.decode(stored)
+            assert isinstance(event, JobDiscovered)
+            ids.append(event.job_id)
+        return ids
+
+    def scoring_profile(self) -> ScoringProfile | None:
+        saved = saved_profile(self.store)
+        return None if saved is None else scoring_profile(*saved)
+
+    def _materials_profile(self) -> MaterialsProfile | None:
+        saved = saved_profile(self.store)
+        return None if saved is None else materials_profile(*saved)
+
+    def eligible(self, job_id: str) -> str | None:
+        return eligibility(self.store, job_id, self.min_score)
+
+    def keywords(self, job_id: str) -> list[str]:
+        keywords: list[str] = []
+        for stored in self.store.read_stream(f"score-{job_id}"):
+            if stored.event_type == JobScored.event_type:
+                event = self.store.registry.decode(stored)
+                assert isinstance(event, JobScored)
+                keywords = list(event.keywords)
+        return keywords[:20]
+
+    def materials_inputs(self, job_id: str) -> tuple[MaterialsProfile, TargetPosting] | None:
+        profile, found = self._materials_profile(), self.discovered(job_id)
+        if profile is None or found is None:
+            return None
+        title = str(found.metadata.get("title") or "the role")[:MAX_ROLE]
+        posting = TargetPosting(
+            job_id=job_id, role_title=title, company=found.employer[:MAX_ROLE], keywords=self.keywords(job_id)
+        )
+        return profile, posting
+
+    # -- materials ------------------------------------------------------------------------------
+    def materials(self, job_id: str) -> JobMaterials | None:
+        return AggregateRepository.for_class(self.store, JobMaterials).load(job_id)
+
+    def pdf_ids(self, job_id: str) -> tuple[str, str] | None:
+        """The current resume and cover-letter PDF artifact ids, when both were rendered."""
+        m = self.materials(job_id)
+        if m is None or m.resume_artifact_id is None or m.current_cover_artifact_id is None:
+            return None
+        resume = artifact_id_for(ArtifactKind.RESUME_PDF, job_id, m.resume_artifact_id, DEFAULT_THEME)
+        cover = artifact_id_for(ArtifactKind.COVER_LETTER_PDF, job_id, m.current_cover_artifact_id, "letter")
+        return (resume, cover) if {resume, cover} <= m.rendered else None
+
+    def pdf_ready(self, job_id: str) -> bool:
+        return self.pdf_ids(job_id) is not None
+
+    # -- apply ----------------------------------------------------------------------------------
+    def application_url(self, job_id: str) -> str | None:
+        found = self.discovered(job_id)
+        if found is None:
+            return None
+        apply_url = found.metadata.get("applyUrl")
+        return apply_url if isinstance(apply_url, str) and apply_url else found.posting_url
+
+    def apply_inputs(self, job_id: str) -> ApplyInputs | None:
+        found, m, pdfs, saved = (
+            self.discovered(job_id), self.materials(job_id), self.pdf_ids(job_id), saved_profile(self.store),
+        )  # fmt: skip
+        if found is None or m is None or pdfs is None or saved is None:
+            return None
+        profile = materials_profile(*saved)
+        score_reason = self.eligible(job_id)
+        fit = self._fit(job_id)
+        facts = CurrentJobFacts(
+            job_id=job_id,
+            employer=found.employer,
+            role=str(found.metadata.get("title") or ""),
+            materials_generation=m.generation,
+            profile_version=saved[0],
+            application_url=self.application_url(job_id),
+            resume_pdf_ready=True,
+            score_current=fit is not None,
+            score_eligible=score_reason is None,
+            score=fit,
+        )
+        assert m.current_cover_artifact_id is not None  # pdf_ids checked it
+        _, letter_bytes = self.artifacts.get(m.current_cover_artifact_id, ArtifactKind.COVER_LETTER_JSON)
+        letter = decode_cover_letter(letter_bytes)
+        cover_text = "\n\n".join(line.text for line in letter.paragraphs)
+        materials = ApplicationMaterials(
+            generation=m.generation,
+            resume_pdf_path=str(self.artifacts.path_of(pdfs[0], ArtifactKind.RESUME_PDF)),
+            cover_letter_text=cover_text,
+        )
+        applicant = ApplicantProfile(full_name=profile.name, email=profile.email or "", phone="")
+        return ApplyInputs(facts, applicant, materials)
+
+    def _fit(self, job_id: str) -> float | None:
+        score = AggregateRepository.for_class(self.store, JobScore).load(job_id)
+        return None if score is None or score.fit_score is None else float(score.fit_score)
+
+    def apply_candidates(self, tenant: str, limit: int) -> Sequence[str]:
+        """Jobs the standing loop may claim next: PDFs ready, score eligible, no apply run yet (a job
+        is tried once by the loop; the claim re-checks approval and the other rules).  A per-job scan:
+        a read model should answer this at scale."""
+        found: list[str] = []
+        for job_id in self.job_ids():
+            if self.eligible(job_id) is not None or not self.pdf_ready(job_id):
+                continue
+            app = apply_jobs(self.store, self.clock).load(job_id)
+            if app is None or not app.state.runs:
+                found.append(job_id)
+            if len(found) >= limit:
+                break
+        return found

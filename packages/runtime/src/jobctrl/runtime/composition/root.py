@@ -1,0 +1,223 @@
+"""The worker's composition root: every real activity, wired to its ports.
+
+``Composition.build(db, sources=...)`` creates the tables it needs (event store, orchestration's
+``llm_spend``/settings, the personal-data vault), the spend ledger (a ``SpendRecorder``), the LLM
+provider from settings (offline by default, with the scoring and materials handlers registered), the
+artifact store under ``$JOBCTRL_HOME/artifacts``, the politeness gateway factory (honest UA from
+settings; loopback sources get ``policy.for_local_servers()``), the Chromium renderer and the apply
+browser (both started lazily on their own threads), and orchestration's stage tracker.
+``activities()`` is what ``build_activities(deps, overrides)`` takes; ``targets`` feeds the fan-out.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import msgspec
+
+from jobctrl.apply.activities import ApplyActivities
+from jobctrl.apply.facts import ClaimPolicy
+from jobctrl.contact.activities import ContactActivities, register_offline_contact
+from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.gateway_fetcher import GatewayContactFetcher
+from jobctrl.contact.ports import PageFetcher as ContactPageFetcher
+from jobctrl.contact.vault import PersonalDataVault
+from jobctrl.discovery.activities import DiscoveryActivities, SourceCatalog
+from jobctrl.discovery.adapters.base import SourceConfig
+from jobctrl.enrichment.activities import EnrichmentActivities
+from jobctrl.enrichment.fetching import PageFetcher
+from jobctrl.enrichment.gateway_fetcher import GatewayPageFetcher
+from jobctrl.kernel.clock import Clock, SystemClock
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store.database import jobctrl_home
+from jobctrl.llm import LlmPort, LlmSettings, OfflineProvider, build_provider
+from jobctrl.materials.activities import MaterialsActivities, register_offline_materials
+from jobctrl.materials.artifacts import ArtifactStore
+from jobctrl.materials.rendering.pdf import ChromiumPdfRenderer, PdfRenderer
+from jobctrl.orchestration.activities import PreparationStateActivities
+from jobctrl.orchestration.settings.model import OrchestrationSettings
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.spend.ledger import SpendLedger
+from jobctrl.orchestration.stages.tracker import StageTrackerService
+from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.politeness import CONTACT_POLICY, ENRICHMENT_POLICY, CrawlPolicy, PolitenessGateway, UserAgent
+from jobctrl.runtime.activities import ActivityFn
+from jobctrl.runtime.activities.ports import SpendStatus
+from jobctrl.runtime.composition.browser import ManagedBrowserApply
+from jobctrl.runtime.composition.facts import JobFacts
+from jobctrl.scoring.activities import ScoringActivities
+from jobctrl.scoring.offline_rules import register_offline_scoring
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def honest_user_agent(settings: OrchestrationSettings) -> UserAgent:
+    """Our own product token plus a contact: the first URL or mailbox in the configured crawl UA, else
+    ``JOBCTRL_CRAWL_CONTACT``, else a local mailbox naming this install (never a browser's UA)."""
+    for raw in settings.crawl_user_agent.replace("(", " ").replace(")", " ").split():
+        token = raw.lstrip("+").rstrip(";,")
+        if token.startswith(("http://", "https://", "mailto:")) or ("@" in token and "." in token):
+            return UserAgent(contact=token)
+    return UserAgent(contact=os.environ.get("JOBCTRL_CRAWL_CONTACT") or "mailto:owner@jobctrl.localhost")
+
+
+def local_policy(policy: CrawlPolicy) -> CrawlPolicy:
+    """Loopback sources (the sample board) may be crawled; everything else keeps its policy."""
+    return policy.for_local_servers().replace(min_interval_s=0.0)
+
+
+class LedgerSpend:
+    """The worker's spend port (``check_spend_budget``, the auto-apply halt) over the real ledger."""
+
+    def __init__(self, ledger: SpendLedger) -> None:
+        self.ledger = ledger
+
+    def today(self) -> SpendStatus:
+        status = self.ledger.status()
+        return SpendStatus(status.spent_usd, status.budget_usd)
+
+
+@dataclass
+class Composition:
+    db: Database
+    store: EventStore
+    clock: Clock
+    settings: OrchestrationSettings
+    ledger: SpendLedger
+    llm: LlmPort
+    artifacts: ArtifactStore
+    tracker: StageTrackerService
+    facts: JobFacts
+    discovery: DiscoveryActivities
+    enrichment: EnrichmentActivities
+    scoring: ScoringActivities
+    materials: MaterialsActivities
+    apply: ApplyActivities
+    preparation: PreparationStateActivities
+    contact: ContactActivities
+
+    @classmethod
+    def build(
+        cls,
+        db: Database,
+        store: EventStore,
+        *,
+        sources: SourceCatalog,
+        clock: Clock | None = None,
+        llm_settings: LlmSettings | None = None,
+        artifacts_root: Path | None = None,
+        min_score: int | None = None,
+        renderer: Callable[[], PdfRenderer] = ChromiumPdfRenderer,
+        browser: Callable[[], object] | None = None,
+    ) -> Composition:
+        clock = clock or SystemClock()
+        store.create_schema()
+        create_orchestration_tables(db)
+        PersonalDataVault(db).create_schema()
+        settings_store = SettingsStore(db, clock=clock)
+        settings = settings_store.load()
+        ledger = SpendLedger(db, lambda: settings_store.load().daily_budget_usd, clock=clock)
+        llm = build_provider(llm_settings or LlmSettings(), ledger)
+        if isinstance(llm, OfflineProvider):
+            register_offline_scoring(llm)
+            register_offline_materials(llm)
+            register_offline_contact(llm)
+        artifacts = ArtifactStore(artifacts_root or jobctrl_home() / "artifacts")
+        tracker = StageTrackerService(store, clock=clock)
+        threshold = int(settings.min_fit_score) if min_score is None else min_score
+        facts = JobFacts(store, artifacts=artifacts, tracker=tracker, clock=clock, min_score=threshold)
+        user_agent = honest_user_agent(settings)
+        configured = list(sources())
+        # Loopback crawling only when every configured source is local (the sample board); an empty
+        # catalog is not "local", so a fresh worker never loosens the policies by default.
+        local = bool(configured) and all(urlsplit(s.base_url).hostname in LOOPBACK for s in configured)
+
+        @asynccontextmanager
+        async def fetcher() -> AsyncIterator[PageFetcher]:
+            async with PolitenessGateway(user_agent) as gateway:
+                yield GatewayPageFetcher(
+                    gateway, local_policy(ENRICHMENT_POLICY) if local else ENRICHMENT_POLICY
+                )
+
+        @asynccontextmanager
+        async def contact_fetcher() -> AsyncIterator[ContactPageFetcher]:
+            async with PolitenessGateway(user_agent) as gateway:
+                yield GatewayContactFetcher(
+                    gateway, local_policy(CONTACT_POLICY) if local else CONTACT_POLICY
+                )
+
+        def managed_browser() -> object:
+            return ManagedBrowserApply()
+
+        return cls(
+            db=db, store=store, clock=clock, settings=settings, ledger=ledger, llm=llm, artifacts=artifacts,
+            tracker=tracker, facts=facts,
+            discovery=DiscoveryActivities(
+                store, sources=sources, gateway=lambda: PolitenessGateway(user_agent), clock=clock,
+                policy_override=local_policy if local else None,
+            ),
+            enrichment=EnrichmentActivities(
+                store, targets=facts.enrichment_targets, fetcher=fetcher, tracker=tracker, clock=clock
+            ),
+            scoring=ScoringActivities(
+                store, llm=llm, descriptions=facts.description, profile=facts.scoring_profile,
+                tracker=tracker, clock=clock, min_score=threshold,
+            ),
+            materials=MaterialsActivities(
+                store, llm=llm, artifacts=artifacts, renderer=renderer, inputs=facts.materials_inputs,
+                eligible=facts.eligible, tracker=tracker, clock=clock,
+            ),
+            apply=ApplyActivities(
+                store, inputs=facts.apply_inputs, candidates=facts.apply_candidates,
+                policy=lambda: ClaimPolicy(
+                    min_score=float(threshold),
+                    approval_required=settings_store.load().apply_approval_required,
+                ),
+                browser=browser or managed_browser,  # type: ignore[arg-type]
+                clock=clock, model=llm.model if hasattr(llm, "model") else "llm",
+            ),
+            preparation=PreparationStateActivities(tracker, facts.pdf_ready),
+            contact=ContactActivities(
+                ContactServices(store=store, vault=PersonalDataVault(db), clock=clock, llm=llm),
+                fetcher=contact_fetcher, allow_loopback=local,
+            ),
+        )  # fmt: skip
+
+    @property
+    def spend(self) -> LedgerSpend:
+        return LedgerSpend(self.ledger)
+
+    def activities(self) -> list[ActivityFn]:
+        return [
+            self.discovery.plan_discovery_sources,
+            self.discovery.discovery_source_family,
+            self.enrichment.discovery_enrichment,
+            self.scoring.score_job,
+            self.materials.tailor_job,
+            self.materials.cover_letter,
+            self.materials.render_pdf,
+            self.apply.apply,
+            self.preparation.load_preparation_checkpoint,
+            self.preparation.recover_preparation_state,
+            self.contact.run_contact_research,
+        ]
+
+    def close(self) -> None:
+        self.materials.close()
+        self.apply.close()
+
+
+def sources_from_file(path: Path) -> SourceCatalog:
+    """A catalog read from ``sources.json`` (a list of SourceConfig fields) on every plan."""
+
+    def load() -> Sequence[SourceConfig]:
+        if not path.exists():
+            return []
+        return msgspec.json.decode(path.read_bytes(), type=list[SourceConfig])
+
+    return load
