@@ -61,7 +61,9 @@ def test_no_5xx_and_nothing_written_on_rejected_input(fuzz_target: Fuzzed) -> No
             where = f"{case.method} {case.formatted_path}"
             assert response.status_code < 500, f"{where}: {response.status_code} {response.text}"
             if 400 <= response.status_code < 500:
-                assert fuzz_target.store.head_position() == before, f"{where} wrote on a {response.status_code}"
+                assert fuzz_target.store.head_position() == before, (
+                    f"{where} wrote on a {response.status_code}"
+                )
                 assert set(response.json()) == {"error"}, response.text
 
         check()
