@@ -10,16 +10,17 @@ stream version of 0 make a second request append nothing).
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import ConcurrencyConflict
 from jobctrl.orchestration.events import WorkflowCancellationRequested
-from jobctrl.runtime.api.discover_phase import is_cancelable
+from jobctrl.runtime.api.discover_phase import Phase, is_cancelable
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import CancelAccepted, ErrorBody
 from jobctrl.runtime.api.reads import RunIdPath, load_run, run_phase
@@ -40,9 +41,7 @@ def cancel_stream(workflow_id: str, run_id: str) -> str:
     responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 503: {"model": ErrorBody}},
 )
 async def cancel_run(workflow_id: RunIdPath, svc: Annotated[Services, Depends(services)]) -> JSONResponse:
-    with svc.db.read() as conn:
-        row = load_run(conn, svc.tenant_id, workflow_id)
-        phase = run_phase(conn, row)
+    row, phase = await run_in_threadpool(_load_with_phase, svc, workflow_id)
     if not is_cancelable(row.workflow_type, row.status, phase):
         raise ApiError(
             409,
@@ -64,7 +63,18 @@ async def cancel_run(workflow_id: RunIdPath, svc: Annotated[Services, Depends(se
         temporal_run_id=row.run_id,
         message="Cancellation was requested.",
     )
-    recorded = True
+    recorded = await run_in_threadpool(_record_once, svc, workflow_id, run_id, event)
+    body = CancelAccepted(workflow_id=workflow_id, run_id=row.run_id, cancel_recorded=recorded)
+    return JSONResponse(body.model_dump(by_alias=True), status_code=202)
+
+
+def _load_with_phase(svc: Services, workflow_id: str) -> tuple[Any, Phase | None]:
+    with svc.db.read() as conn:
+        row = load_run(conn, svc.tenant_id, workflow_id)
+        return row, run_phase(conn, row)
+
+
+def _record_once(svc: Services, workflow_id: str, run_id: str, event: WorkflowCancellationRequested) -> bool:
     try:
         svc.store.append(
             cancel_stream(workflow_id, run_id),
@@ -80,6 +90,5 @@ async def cancel_run(workflow_id: RunIdPath, svc: Annotated[Services, Depends(se
             ],
         )
     except ConcurrencyConflict:
-        recorded = False  # already requested for this run: the Temporal cancel was a harmless repeat
-    body = CancelAccepted(workflow_id=workflow_id, run_id=row.run_id, cancel_recorded=recorded)
-    return JSONResponse(body.model_dump(by_alias=True), status_code=202)
+        return False  # already requested for this run: the Temporal cancel was a harmless repeat
+    return True

@@ -13,6 +13,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from jobctrl.kernel.clock import isoformat
 from jobctrl.orchestration.events import Stage
@@ -35,6 +36,7 @@ from jobctrl.runtime.api.models import ErrorBody, RetryStageRequest, RetryStageR
 from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.services import Services, services
+from jobctrl.runtime.api.workflow_control import WorkflowControl
 
 router = APIRouter(prefix="/v1", tags=["actions"])
 
@@ -68,6 +70,33 @@ def _reset(stages: JobStages, stage: Stage, at: str) -> StageState:
 async def retry_stage(
     job_id: JobIdPath, body: RetryStageRequest, svc: Annotated[Services, Depends(services)]
 ) -> JSONResponse:
+    # The database work runs off the event loop (SSE clients share it).
+    result, control, source_version, task_queue = await run_in_threadpool(_check_and_reset, svc, job_id, body)
+    if control is None:
+        return JSONResponse(result.model_dump(by_alias=True), status_code=200)
+    key = preparation_idempotency_key(
+        svc.tenant_id, job_id, "retry_stage", None, f"stages-{job_id}-v{source_version}"
+    )
+    started = await control.start(
+        WORKFLOW_TYPE,
+        JobPreparationInput(
+            tenant=svc.tenant_id,
+            job_id=job_id,
+            idempotency_key=key,
+            steps=list(ORDER[ORDER.index(result.stage) :]),
+        ),
+        workflow_id=preparation_workflow_id(key),
+        task_queue=task_queue,
+    )
+    result = result.model_copy(update={"workflow_id": started.workflow_id})
+    return JSONResponse(result.model_dump(by_alias=True), status_code=202)
+
+
+def _check_and_reset(
+    svc: Services, job_id: str, body: RetryStageRequest
+) -> tuple[RetryStageResult, WorkflowControl | None, int, str]:
+    """Every refusal is raised before the reset; returns the result, the Temporal port when the stage
+    is to run now, the stage stream version after the reset and the task queue."""
     stage: Stage = body.stage
     if body.run_after and stage not in RUN_AFTER_STAGES:
         raise ApiError(400, "unsupported_retry_run_after_stage", f"{stage} cannot be run after a retry")
@@ -81,28 +110,15 @@ async def retry_stage(
             409, "stage_not_retryable", f"{stage} is {kind_of(current)}; only failed or blocked stages retry"
         )
     control = None
+    task_queue = ""
     if body.run_after:
         require_ready_worker(svc.db, svc.clock.now())  # 503 before anything is reset
         control = svc.require_control()
+        task_queue = SettingsStore(svc.db, clock=svc.clock).load().task_queue
     at = isoformat(svc.clock.now())
     # The command re-checks against a fresh load and saves with compare-and-swap.
     after = service.run(job_id, lambda s: _reset(s, stage, at))
     result = RetryStageResult(
         job_id=job_id, stage=stage, state=kind_of(after), run_after=body.run_after, workflow_id=None
     )
-    if control is None:
-        return JSONResponse(result.model_dump(by_alias=True), status_code=200)
-    version = service.load(job_id).version
-    key = preparation_idempotency_key(
-        svc.tenant_id, job_id, "retry_stage", None, f"stages-{job_id}-v{version}"
-    )
-    steps = list(ORDER[ORDER.index(stage) :])
-    task_queue = SettingsStore(svc.db, clock=svc.clock).load().task_queue
-    started = await control.start(
-        WORKFLOW_TYPE,
-        JobPreparationInput(tenant=svc.tenant_id, job_id=job_id, idempotency_key=key, steps=steps),
-        workflow_id=preparation_workflow_id(key),
-        task_queue=task_queue,
-    )
-    result = result.model_copy(update={"workflow_id": started.workflow_id})
-    return JSONResponse(result.model_dump(by_alias=True), status_code=202)
+    return result, control, service.load(job_id).version, task_queue

@@ -11,6 +11,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.workflows.discover import WORKFLOW_TYPE, DiscoverWorkflowInput
@@ -32,9 +33,9 @@ async def start_discovery(
     svc: Annotated[Services, Depends(services)], body: DiscoveryRunRequest | None = None
 ) -> JSONResponse:
     request = body or DiscoveryRunRequest()
-    require_ready_worker(svc.db, svc.clock.now())
+    await run_in_threadpool(require_ready_worker, svc.db, svc.clock.now())
     control = svc.require_control()
-    task_queue = SettingsStore(svc.db, clock=svc.clock).load().task_queue
+    task_queue = (await run_in_threadpool(SettingsStore(svc.db, clock=svc.clock).load)).task_queue
     started = await control.start(
         WORKFLOW_TYPE,
         DiscoverWorkflowInput(
