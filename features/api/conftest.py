@@ -39,6 +39,12 @@ class World:
         self.response = self.client.request(method, url, **kwargs)
 
 
+@pytest.fixture(autouse=True)
+def _on_both_databases(db_kind: str) -> str:
+    """Pulls ``db_kind`` into every scenario so the plugin runs it on SQLite and PostgreSQL."""
+    return db_kind
+
+
 @pytest.fixture
 def world(db_url: str, database: Database) -> Iterator[World]:
     control = InMemoryWorkflowControl()

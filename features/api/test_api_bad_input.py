@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_bdd import parsers, scenarios, then, when
 
 from jobctrl.orchestration.settings.store import SettingsStore
 
 from .conftest import World
 
+pytestmark = pytest.mark.both_databases
 scenarios("api/api_bad_input.feature")
 
 

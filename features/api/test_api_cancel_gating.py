@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.runtime.testing.api_seed import complete_run, project, start_run, step
 
 from .conftest import World
 
+pytestmark = pytest.mark.both_databases
 scenarios("api/api_cancel_gating.feature")
 
 

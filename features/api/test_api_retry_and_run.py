@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from pytest_bdd import parsers, scenarios, then, when
 
 from .conftest import World
 
+pytestmark = pytest.mark.both_databases
 scenarios("api/api_retry_and_run.feature")
 
 

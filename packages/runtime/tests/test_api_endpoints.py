@@ -23,8 +23,7 @@ from jobctrl.runtime.testing.api_seed import (
 
 from .api_world import NOW, ApiWorld, api_world
 
-# SQLite only: on PostgreSQL ProjectionRunner.step() leaks a psycopg connection (GC ResourceWarning,
-# an error under -W error); reported to the projections owner.
+pytestmark = pytest.mark.both_databases
 
 
 @pytest.fixture
