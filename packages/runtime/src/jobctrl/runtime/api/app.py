@@ -1,11 +1,17 @@
-"""The API composition root: ``create_app`` wires the database, the store and the SSE hub."""
+"""The API composition root: ``create_app`` wires the database, the store, the SSE hub, the Temporal
+port and every router.  The OpenAPI document is published at ``/openapi.json`` (docs at ``/docs``).
+
+The API starts without Temporal: with no ``temporal_address`` (or ``control``) the endpoints that need
+it answer 503.  With ``run_projections`` a background thread keeps the read models caught up.
+"""
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +19,26 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 
 from jobctrl.domain_types import registry
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.clock import Clock, SystemClock
+from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.projections.migrate import migrate
+from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.runtime.api import (
+    cancel_run,
+    reads,
+    retry_stage,
+    review_decision,
+    settings_profile,
+    start_discovery,
+)
 from jobctrl.runtime.api.errors import ApiError, error_body, install_error_handlers
 from jobctrl.runtime.api.hub import EventHub
 from jobctrl.runtime.api.operations import router as operations_router
+from jobctrl.runtime.api.services import Services, services
 from jobctrl.runtime.api.sse import event_stream, parse_resume_point
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl, WorkflowControl
+from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
 
 DASHBOARD = Path(__file__).with_name("static") / "dashboard.html"
 
@@ -30,16 +51,23 @@ class ApiConfig:
     heartbeat_s: float = 30.0
     queue_batches: int = 64
     api_token: str | None = None
+    temporal_address: str | None = None
+    temporal_namespace: str = "default"
+    control: WorkflowControl | None = None  # overrides temporal_address (tests inject their adapter)
+    clock: Clock = field(default_factory=SystemClock)
+    run_projections: bool = False
 
 
-@dataclass
-class Services:
-    db: Database
-    store: EventStore
-    hub: EventHub
+def _control(cfg: ApiConfig) -> WorkflowControl | None:
+    if cfg.control is not None:
+        return cfg.control
+    if cfg.temporal_address:
+        return TemporalWorkflowControl(cfg.temporal_address, cfg.temporal_namespace)
+    return None
 
 
 def create_app(config: ApiConfig | None = None) -> FastAPI:
+    """The one composition root of the HTTP API."""
     cfg = config or ApiConfig()
 
     @asynccontextmanager
@@ -47,18 +75,30 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
         db = open_database(cfg.database_url)
         store = EventStore(db, registry())
         store.create_schema()
+        migrate(db)  # the read models every read route queries
+        create_orchestration_tables(db)
+        create_heartbeat_table(db)
         hub = EventHub(store, poll_interval=cfg.sse_poll_s, queue_batches=cfg.queue_batches)
         await hub.start()
-        app.state.services = Services(db=db, store=store, hub=hub)
+        app.state.services = Services(db=db, store=store, hub=hub, clock=cfg.clock, control=_control(cfg))
+        runner: ProjectionRunner | None = None
+        thread: threading.Thread | None = None
+        if cfg.run_projections:
+            runner = ProjectionRunner(db, registry(), poll_interval=cfg.sse_poll_s)
+            runner.prepare()
+            thread = threading.Thread(target=runner.run, name="api-projections", daemon=True)
+            thread.start()
         try:
             yield
         finally:
+            if runner is not None and thread is not None:
+                runner.stop()
+                thread.join(timeout=10)
             await hub.stop()
             db.dispose()
 
     app = FastAPI(title="JobCtrl", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
-    app.include_router(operations_router)
 
     if cfg.api_token:
         expected = f"Bearer {cfg.api_token}"
@@ -72,11 +112,11 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
                 return JSONResponse(error_body("unauthorized", "a valid bearer token is required"), 401)
             return await call_next(request)
 
-    def services(request: Request) -> Services:
-        result: Services = request.app.state.services
-        return result
+    for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
+                   cancel_run.router, start_discovery.router, operations_router):  # fmt: skip
+        app.include_router(router)
 
-    @app.get("/v1/health")
+    @app.get("/v1/health", tags=["system"])
     async def health(request: Request) -> dict[str, object]:
         svc = services(request)
         return {"status": "ok", "database": svc.db.dialect, "head": svc.hub.head}

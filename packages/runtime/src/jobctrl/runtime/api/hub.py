@@ -61,6 +61,7 @@ class EventHub:
     _clients: set[_Client] = field(default_factory=set)
     _task: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
+    _stopping: bool = False
 
     async def start(self) -> None:
         self.head = await asyncio.to_thread(self.store.head_position)
@@ -68,7 +69,13 @@ class EventHub:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
+            # Let an in-flight read finish (a cancelled ``to_thread`` read would keep its thread and
+            # its connection past ``db.dispose()``); cancel only if it does not end in time.
+            self._stopping = True
+            self._wake.set()
+            done, _ = await asyncio.wait({self._task}, timeout=max(5.0, 4 * self.poll_interval))
+            if not done:
+                self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
@@ -85,13 +92,15 @@ class EventHub:
         return len(self._clients)
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:  # a failed read must not kill the feed for everyone
                 log.exception("SSE hub tick failed; retrying")
+            if self._stopping:
+                return
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.poll_interval)
             self._wake.clear()

@@ -9,6 +9,7 @@ import typer
 import uvicorn
 
 from jobctrl.runtime.api.app import ApiConfig, create_app
+from jobctrl.runtime.settings import TemporalTarget
 
 
 def _is_loopback(host: str) -> bool:
@@ -31,4 +32,11 @@ def serve(
     if not _is_loopback(host) and not token:
         typer.echo(f"refusing to bind {host} without JOBCTRL_API_TOKEN", err=True)
         raise typer.Exit(2)
-    uvicorn.run(create_app(ApiConfig(api_token=token)), host=host, port=port, log_level="info")
+    target = TemporalTarget.from_env()  # TEMPORAL_ADDRESS unset: the API runs, Temporal actions answer 503
+    config = ApiConfig(
+        api_token=token,
+        temporal_address=target.address,
+        temporal_namespace=target.namespace,
+        run_projections=True,
+    )
+    uvicorn.run(create_app(config), host=host, port=port, log_level="info")

@@ -1,0 +1,45 @@
+"""Steps for features/api/api_cancel_gating.feature (shared steps in conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+from pytest_bdd import given, parsers, scenarios, then, when
+
+from jobctrl.runtime.testing.api_seed import complete_run, project, start_run, step
+
+from .conftest import World
+
+pytestmark = pytest.mark.both_databases
+scenarios("api/api_cancel_gating.feature")
+
+
+@given(parsers.parse('an in-progress Discover run "{wid}"'))
+def in_progress(world: World, wid: str) -> None:
+    start_run(world.store, wid, "r1")
+    project(world.db)
+
+
+@given(parsers.parse('a Discover run "{wid}" that completed with an enrichment pass still running'))
+def closed_draining(world: World, wid: str) -> None:
+    start_run(world.store, wid, "r1")
+    step(world.store, wid, "r1", "enrichment_pass", done=False)
+    complete_run(world.store, wid, "r1")
+    project(world.db)
+
+
+@given(parsers.parse('a Discover run "{wid}" that completed'))
+def completed(world: World, wid: str) -> None:
+    start_run(world.store, wid, "r1")
+    complete_run(world.store, wid, "r1")
+    project(world.db)
+
+
+@when(parsers.parse('the operator cancels "{wid}"'))
+def cancel(world: World, wid: str) -> None:
+    world.call("POST", f"/v1/workflow-runs/{wid}/actions/cancel")
+
+
+@then("WorkflowCancellationRequested was recorded once")
+def recorded_once(world: World) -> None:
+    rows = [r for r in world.store.read_all(after=0) if r.event_type == "WorkflowCancellationRequested"]
+    assert len(rows) == 1 and len(world.control.canceled) == 1

@@ -1,0 +1,233 @@
+"""Typed request and response bodies of the HTTP API (camelCase on the wire).
+
+Request bodies refuse unknown fields: a typo must be a 422, never silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
+from pydantic.alias_generators import to_camel
+
+from jobctrl.runtime.api.discover_phase import Phase
+
+StageName = Literal["discover", "enrich", "score", "tailor", "cover", "apply"]
+SafeId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$")]
+
+
+class Wire(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+# -- jobs -------------------------------------------------------------------------------------------
+class JobSummary(Wire):
+    job_id: str
+    title: str | None
+    employer: str
+    source: str
+    location: str | None
+    fit_score: float | None
+    fit_band: str | None
+    keywords: list[str]
+    active_state: str
+    hidden: bool
+    current_stage: StageName | None
+    current_stage_state: str | None
+    discovered_at: str | None
+    updated_at: str | None
+
+
+class JobPage(Wire):
+    items: list[JobSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+class StageStateView(Wire):
+    stage: StageName
+    state: str
+    attempts: int
+    max_attempts: int | None
+    error_code: str | None
+    next_action: str
+    blocked_by: list[str]
+    updated_at: str | None
+
+
+class JobDetail(Wire):
+    job: JobSummary
+    posting_url: str | None
+    canonical_url: str | None
+    description: str | None
+    application_url: str | None
+    score_version: int | None
+    score_confidence: str | None
+    stages: list[StageStateView]
+
+
+# -- workflow runs ----------------------------------------------------------------------------------
+class WorkflowRunSummary(Wire):
+    workflow_id: str
+    workflow_type: str
+    run_id: str | None
+    status: str
+    phase: Phase | None
+    cancelable: bool
+    cancel_requested_at: str | None
+    started_at: str | None
+    finished_at: str | None
+    error_code: str | None
+
+
+class WorkflowRunPage(Wire):
+    items: list[WorkflowRunSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+class TimelineItem(Wire):
+    kind: str
+    position: int
+    run_id: str | None = None
+    status: str | None = None
+    at: str | None = None
+    error_code: str | None = None
+
+
+class WorkflowRunDetail(WorkflowRunSummary):
+    duration_ms: int | None
+    error_message: str | None
+    retryable: bool | None
+    recovered: bool
+    input_summary: dict[str, JsonValue]
+    timeline: list[TimelineItem]
+    timeline_total: int
+
+
+class CancelAccepted(Wire):
+    workflow_id: str
+    run_id: str | None
+    cancel_recorded: bool
+
+
+# -- actions ----------------------------------------------------------------------------------------
+class RetryStageRequest(Request):
+    stage: StageName
+    run_after: bool = False
+
+
+class RetryStageResult(Wire):
+    job_id: str
+    stage: StageName
+    state: str
+    run_after: bool
+    workflow_id: str | None
+
+
+class DiscoveryRunRequest(Request):
+    source_ids: Annotated[list[SafeId], Field(max_length=100)] = []
+    limit: Annotated[int, Field(ge=0, le=100_000)] = 0
+    min_score: Annotated[int, Field(ge=0, le=10)] = 7
+
+
+class StartedRun(Wire):
+    workflow_id: str
+    run_id: str
+
+
+class ReviewDecisionRequest(Request):
+    decision: Literal["approve_submit", "approve_dry_run", "defer", "decline", "reset"]
+    materials_generation: Annotated[int, Field(ge=0)] | None = None
+    profile_version: Annotated[int, Field(ge=0)] | None = None
+    application_url: Annotated[str, Field(max_length=2000)] | None = None
+    partial_override_run_id: SafeId | None = None
+    email_recipient: Annotated[str, Field(max_length=320)] | None = None
+    email_attachment_artifact_id: SafeId | None = None
+    reason: Annotated[str, Field(max_length=2000)] | None = None
+
+
+class ReviewDecisionResult(Wire):
+    job_id: str
+    decision_id: str
+    decision: str
+
+
+# -- settings and profile ---------------------------------------------------------------------------
+class SettingsView(Wire):
+    auto_apply: bool
+    apply_approval_required: bool
+    min_fit_score: float
+    apply_concurrency: int
+    pipeline_internal_concurrency: int
+    worker_activity_slots: int
+    daily_budget_usd: float
+    tailoring_judge_min_score: float
+    apply_max_budget_usd: float
+    apply_timeout_seconds: int
+    discovery_schedule_enabled: bool
+    discovery_schedule_cron: str
+    max_parallel_families: int
+    crawl_user_agent: str
+    task_queue: str
+
+
+class SettingsPatch(Request):
+    """Every field optional; ranges are checked by ``OrchestrationSettings`` (the one source of truth)."""
+
+    auto_apply: bool | None = None
+    apply_approval_required: bool | None = None
+    min_fit_score: float | None = None
+    apply_concurrency: int | None = None
+    pipeline_internal_concurrency: int | None = None
+    worker_activity_slots: int | None = None
+    daily_budget_usd: float | None = None
+    tailoring_judge_min_score: float | None = None
+    apply_max_budget_usd: float | None = None
+    apply_timeout_seconds: int | None = None
+    discovery_schedule_enabled: bool | None = None
+    discovery_schedule_cron: str | None = None
+    max_parallel_families: int | None = None
+    crawl_user_agent: str | None = None
+    task_queue: str | None = None
+
+
+class ProfileView(Wire):
+    profile_version: int
+    content: dict[str, JsonValue]
+
+
+class ProfilePatch(Request):
+    """Whole sections replace the saved ones; a ``null`` section removes it."""
+
+    contact: JsonValue = None
+    summary: JsonValue = None
+    experience: JsonValue = None
+    education: JsonValue = None
+    skills: JsonValue = None
+    projects: JsonValue = None
+    certifications: JsonValue = None
+    languages: JsonValue = None
+    preferences: JsonValue = None
+    targets: JsonValue = None
+    style: JsonValue = None
+    template: JsonValue = None
+
+
+class ProfileSaved(ProfileView):
+    outcome: Literal["no_change", "presentation_only", "updated"]

@@ -1,0 +1,73 @@
+"""``GET/PATCH /v1/settings`` (orchestration settings) and ``GET/PATCH /v1/profile`` (candidate profile).
+
+Invalid settings are a 422 and nothing is saved (``SettingsStore.update`` validates the merged document
+before it writes).  A profile save that normalizes to what is already saved writes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends
+
+from jobctrl.orchestration.profile.normalize import InvalidProfile
+from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.settings.store import InvalidSettings, SettingsStore
+from jobctrl.runtime.api.errors import ApiError
+from jobctrl.runtime.api.models import (
+    ErrorBody,
+    ProfilePatch,
+    ProfileSaved,
+    ProfileView,
+    SettingsPatch,
+    SettingsView,
+)
+from jobctrl.runtime.api.services import Services, services
+
+router = APIRouter(prefix="/v1", tags=["settings"])
+INVALID: dict[int | str, dict[str, Any]] = {422: {"model": ErrorBody}}
+
+
+@router.get("/settings", response_model=SettingsView)
+def get_settings(svc: Annotated[Services, Depends(services)]) -> SettingsView:
+    return SettingsView.model_validate(SettingsStore(svc.db, clock=svc.clock).load().model_dump())
+
+
+@router.patch("/settings", response_model=SettingsView, responses=INVALID)
+def patch_settings(body: SettingsPatch, svc: Annotated[Services, Depends(services)]) -> SettingsView:
+    store = SettingsStore(svc.db, clock=svc.clock)
+    changes = body.model_dump(exclude_unset=True)
+    if not changes:
+        return SettingsView.model_validate(store.load().model_dump())
+    try:
+        saved = store.update(changes)
+    except InvalidSettings as exc:
+        raise ApiError(422, exc.code, exc.message) from None
+    return SettingsView.model_validate(saved.model_dump())
+
+
+def _view(service: ProfileService) -> ProfileView:
+    profile = service.load()
+    return ProfileView(profile_version=profile.profile_version, content=profile.content)
+
+
+@router.get("/profile", response_model=ProfileView)
+def get_profile(svc: Annotated[Services, Depends(services)]) -> ProfileView:
+    return _view(ProfileService(svc.store, clock=svc.clock, tenant_id=svc.tenant_id))
+
+
+@router.patch("/profile", response_model=ProfileSaved, responses=INVALID)
+def patch_profile(body: ProfilePatch, svc: Annotated[Services, Depends(services)]) -> ProfileSaved:
+    service = ProfileService(svc.store, clock=svc.clock, tenant_id=svc.tenant_id)
+    content: dict[str, Any] = dict(service.load().content)
+    for section, value in body.model_dump(exclude_unset=True).items():
+        if value is None:
+            content.pop(section, None)
+        else:
+            content[section] = value
+    try:
+        outcome = service.save_profile(content)
+    except InvalidProfile as exc:
+        raise ApiError(422, exc.code, exc.message) from None
+    view = _view(service)
+    return ProfileSaved(profile_version=view.profile_version, content=view.content, outcome=outcome.value)

@@ -1,0 +1,51 @@
+"""``POST /v1/discovery/runs``: start the DiscoverWorkflow (deterministic id ``discover-{tenant}``).
+
+A worker must be ready (fresh heartbeat) or the answer is 503 ``worker_runtime_unavailable`` and
+nothing is started; an open Discover run is a 409 ``workflow_already_running``.  The run's own
+lifecycle facts are recorded by the worker (``record_workflow_started``), not here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.workflows.discover import WORKFLOW_TYPE, DiscoverWorkflowInput
+from jobctrl.orchestration.workflows.ids import discover_workflow_id
+from jobctrl.runtime.api.models import DiscoveryRunRequest, ErrorBody, StartedRun
+from jobctrl.runtime.api.readiness import require_ready_worker
+from jobctrl.runtime.api.services import Services, services
+
+router = APIRouter(prefix="/v1", tags=["actions"])
+
+
+@router.post(
+    "/discovery/runs",
+    response_model=StartedRun,
+    status_code=202,
+    responses={409: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+)
+async def start_discovery(
+    svc: Annotated[Services, Depends(services)], body: DiscoveryRunRequest | None = None
+) -> JSONResponse:
+    request = body or DiscoveryRunRequest()
+    await run_in_threadpool(require_ready_worker, svc.db, svc.clock.now())
+    control = svc.require_control()
+    task_queue = (await run_in_threadpool(SettingsStore(svc.db, clock=svc.clock).load)).task_queue
+    started = await control.start(
+        WORKFLOW_TYPE,
+        DiscoverWorkflowInput(
+            tenant=svc.tenant_id,
+            source_ids=list(request.source_ids),
+            limit=request.limit,
+            min_score=request.min_score,
+        ),
+        workflow_id=discover_workflow_id(svc.tenant_id),
+        task_queue=task_queue,
+    )
+    result = StartedRun(workflow_id=started.workflow_id, run_id=started.run_id)
+    return JSONResponse(result.model_dump(by_alias=True), status_code=202)

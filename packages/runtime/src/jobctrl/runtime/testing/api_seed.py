@@ -1,0 +1,148 @@
+"""Seeding helpers for API tests and scenarios: real events through the real services, then the real
+projection runner.  Nothing here writes a read-model row directly."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from jobctrl.discovery.events import JobDiscovered
+from jobctrl.domain_types import registry
+from jobctrl.kernel.events import DomainEvent, NewEvent
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.events import (
+    ExecutionRef,
+    PipelineStepCompleted,
+    PipelineStepStarted,
+    Stage,
+    StepKind,
+    WorkflowCompleted,
+    WorkflowStarted,
+)
+from jobctrl.orchestration.stages.limits import OWNED_STAGES
+from jobctrl.orchestration.stages.service import StageService
+from jobctrl.orchestration.stages.states import StageOwner
+from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, write_heartbeat
+from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
+from jobctrl.runtime.workflow_runs import append_lifecycle
+from jobctrl.scoring.events import JobScored
+
+AT = "2026-03-01T00:00:00.000Z"
+
+
+def _now() -> datetime:
+    return datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def discover_job(store: EventStore, job_id: str, *, employer: str = "Acme", title: str = "Engineer") -> None:
+    event = JobDiscovered(
+        job_id=job_id,
+        posting_url=f"https://jobs.example/{job_id}",
+        source="sample",
+        employer=employer,
+        metadata={"title": title},
+        discovered_at=AT,
+    )
+    store.append(f"discovery-{job_id}", None, [NewEvent.of(event, occurred_at=_now())])
+
+
+def score_job(store: EventStore, job_id: str, score: float) -> None:
+    event = JobScored(
+        job_id=job_id, fit_score=score, breakdown={}, keywords=["python"], version=1, scored_at=AT
+    )
+    store.append(f"scoring-{job_id}", None, [NewEvent.of(event, occurred_at=_now())])
+
+
+def fail_stage(store: EventStore, job_id: str, stage: Stage) -> None:
+    """Start and fail ``stage`` once (owned stages carry a workflow owner, as the worker's writes do)."""
+    service = StageService(store)
+    owner = StageOwner(f"prep-{job_id}", "run-1", 1) if stage in OWNED_STAGES else None
+    service.run(job_id, lambda s: s.start(stage, at=AT, owner=owner), owner=owner)
+    service.run(
+        job_id,
+        lambda s: s.fail(
+            stage, error_code="boom", error_message="failed", retryable=True, at=AT, owner=owner
+        ),
+        owner=owner,
+    )
+
+
+def start_run(
+    store: EventStore, workflow_id: str, run_id: str, workflow_type: str = "DiscoverWorkflow"
+) -> None:
+    event = WorkflowStarted(
+        workflow_id=workflow_id,
+        workflow_type=workflow_type,
+        status="in_progress",
+        input_summary={},
+        started_at=AT,
+        temporal_run_id=run_id,
+    )
+    append_lifecycle(store, workflow_id, run_id, "local", [("started", event)], _now(), only_if_open=False)
+
+
+def complete_run(
+    store: EventStore, workflow_id: str, run_id: str, workflow_type: str = "DiscoverWorkflow"
+) -> None:
+    event = WorkflowCompleted(
+        workflow_id=workflow_id,
+        workflow_type=workflow_type,
+        status="succeeded",
+        finished_at=AT,
+        duration_ms=1000,
+        temporal_run_id=run_id,
+    )
+    append_lifecycle(store, workflow_id, run_id, "local", [("outcome", event)], _now(), only_if_open=True)
+
+
+def step(store: EventStore, workflow_id: str, run_id: str, kind: StepKind, *, done: bool) -> None:
+    """One pipeline step of a Discover execution, running or completed."""
+    ref = ExecutionRef(tenant_id="local", workflow_id=workflow_id, temporal_run_id=run_id)
+    started = PipelineStepStarted(
+        execution=ref, step_kind=kind, item_key=kind, attempt=1, detail=None, started_at=AT
+    )
+    events: list[DomainEvent] = [started]
+    if done:
+        events.append(
+            PipelineStepCompleted(
+                execution=ref,
+                step_kind=kind,
+                item_key=kind,
+                attempt=1,
+                detail=None,
+                completed_at=AT,
+                duration_ms=5,
+            )
+        )
+    store.append(
+        f"step-{workflow_id}-{run_id}-{kind}", None, [NewEvent.of(e, occurred_at=_now()) for e in events]
+    )
+
+
+def beat(db: Database, now: datetime) -> None:
+    """A worker heartbeat row written at ``now`` (fresh for 45 s after it)."""
+    create_table(db)
+    identity = RuntimeIdentity.current(
+        app_dir=".", db_path="test", task_queue="jobctrl-default", slots=4, now=now
+    )
+    write_heartbeat(db, identity, RuntimeTelemetry(), now, None)
+
+
+def project(db: Database) -> int:
+    """Bring every read model up to the log head (the real runner, one catch-up)."""
+    runner = ProjectionRunner(db, registry())
+    runner.prepare()
+    return runner.catch_up()
+
+
+__all__ = [
+    "AT",
+    "beat",
+    "complete_run",
+    "discover_job",
+    "fail_stage",
+    "project",
+    "score_job",
+    "start_run",
+    "step",
+]
