@@ -158,7 +158,14 @@ def test_a_p0003_install_is_migrated_and_its_recreated_and_new_read_models_are_r
         )
     healed = ProjectionRunner(database, reg).prepare()
     assert current_revision(database) == head_revision()
-    for name in ("stage_states", "discovery_executions", "discovery_runs", "source_quality", "profiles"):
+    for name in (
+        "stage_states",
+        "dashboard",
+        "discovery_executions",
+        "discovery_runs",
+        "source_quality",
+        "profiles",
+    ):
         assert name in healed
     refilled = table_digests(database)
     rebuild(database, reg)
