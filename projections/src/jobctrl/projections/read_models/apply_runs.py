@@ -180,7 +180,7 @@ def on_blocked(row: ApplyRunRow | None, event: ApplySubmissionBlocked, info: Eve
         row,
         event,
         info,
-        status="blocked",
+        status="manual",
         result_code=event.reason,
         finished_at=utc_or_none(event.blocked_at),
     )
