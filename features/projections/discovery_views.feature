@@ -38,7 +38,7 @@ Feature: Discover executions, runs, sources, blocked applies and policies are fo
     Given apply run "apply-1" for job "job-1" started
     And apply run "apply-1" was blocked for "third_party_challenge"
     When apply run "apply-1" reports a late submission
-    Then apply run "apply-1" is "blocked" with code "third_party_challenge"
+    Then apply run "apply-1" is "manual" with code "third_party_challenge"
 
   Scenario: A late scoring policy version never replaces a newer one
     Given scoring policy "default" version 3 was saved

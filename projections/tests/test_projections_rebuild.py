@@ -136,3 +136,37 @@ def test_the_migrated_schema_matches_the_tables_the_code_declares(database: Data
         context = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
         diffs = compare_metadata(context, metadata)
     assert diffs == []
+
+
+def test_a_p0003_install_is_migrated_and_its_recreated_and_new_read_models_are_refilled(
+    database: Database, reg: EventRegistry, store: EventStore
+) -> None:
+    migrate(database, "p0003")  # before the v2 stage fold and the discovery/profile/policy read models
+    write_log(database, generate(30, seed=5, workflows=2, runs=2))
+    head = store.head_position()
+    with database.write() as conn:  # the old runner had folded everything; an old-shaped stage row
+        conn.execute(
+            sa.text(f"INSERT INTO projection_watermarks (name, position) VALUES ('operations', {head})")
+        )
+        conn.execute(
+            sa.text(
+                "INSERT INTO job_stage_states (tenant_id, job_id, stage, state, attempts, blocked_by_json, "
+                "skip_reason, next_action, last_event_position) "
+                "VALUES ('local', 'job-0000001', 'cover', 'blocked', 0, '[\"UPSTREAM_TAILOR_FAILED\"]', "
+                "NULL, 'run', 1)"
+            )
+        )
+    healed = ProjectionRunner(database, reg).prepare()
+    assert current_revision(database) == head_revision()
+    for name in (
+        "stage_states",
+        "dashboard",
+        "discovery_executions",
+        "discovery_runs",
+        "source_quality",
+        "profiles",
+    ):
+        assert name in healed
+    refilled = table_digests(database)
+    rebuild(database, reg)
+    assert table_digests(database) == refilled

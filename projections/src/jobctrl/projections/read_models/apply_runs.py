@@ -3,11 +3,11 @@
 The row carries no personal data: an email candidate is recorded only as a flag (never its
 recipient, subject or body), a failure only as a bounded code taken from the result, and run events
 only as a count plus the last event kind when it is a safe code.  The first terminal result of a
-run wins (``ApplySubmissionBlocked`` — a human must act before any submission — is terminal too,
-with its reason as the result code); an intent without a result is shown as ``needs_verification``
-by the reader, not guessed.  ``ApplicationIdentityClaimed`` stamps the run with the time its
-employer+role identity was reserved and whether a repeat-application override was used (never the
-identity digest itself).
+run wins (``ApplySubmissionBlocked`` — a human must act before any submission — is terminal too:
+status ``manual`` as in ``jobctrl.apply.read_model``, with its reason as the result code); an intent
+without a result is shown as ``needs_verification`` by the reader, not guessed.
+``ApplicationIdentityClaimed`` stamps the run with the time its employer+role identity was reserved
+and whether a repeat-application override was used (never the identity digest itself).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTabl
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
 
-ApplyStatus = Literal["running", "succeeded", "failed", "blocked"]
+ApplyStatus = Literal["running", "succeeded", "failed", "manual"]
 _SAFE_CODE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 
 apply_run_projections = sa.Table(
@@ -180,7 +180,7 @@ def on_blocked(row: ApplyRunRow | None, event: ApplySubmissionBlocked, info: Eve
         row,
         event,
         info,
-        status="blocked",
+        status="manual",
         result_code=event.reason,
         finished_at=utc_or_none(event.blocked_at),
     )

@@ -14,16 +14,23 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from jobctrl.apply.events import ApplicationFailed, ApplicationSubmitted, ApplyRunStarted
+from jobctrl.apply.events import (
+    ApplicationFailed,
+    ApplicationSubmitted,
+    ApplyRunStarted,
+    ApplySubmissionBlocked,
+)
 from jobctrl.discovery.events import DiscoveryRunCompleted, DiscoveryRunFailed, JobDiscovered
 from jobctrl.enrichment.events import EnrichmentFailed, JobEnriched
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.materials.events import CoverLetterGenerated, PdfRendered, ResumeApproved, ResumeFailed
 from jobctrl.orchestration.events import (
     PipelineStepFailed,
+    StageBlocked,
     StageCompleted,
     StageExhausted,
     StageFailed,
+    StageMarkedStale,
     WorkflowStarted,
 )
 from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
@@ -66,6 +73,7 @@ _FIXED_METRICS: dict[type[DomainEvent], str] = {
     ApplyRunStarted: "apply_runs_started",
     ApplicationSubmitted: "applications_submitted",
     ApplicationFailed: "application_failures",
+    ApplySubmissionBlocked: "apply_submissions_blocked",
     DiscoveryRunCompleted: "discovery_runs_completed",
     DiscoveryRunFailed: "discovery_run_failures",
     WorkflowStarted: "workflow_starts",
@@ -75,6 +83,8 @@ _STAGE_FACTS: dict[type[DomainEvent], str] = {
     StageCompleted: "completed",
     StageFailed: "failed",
     StageExhausted: "exhausted",
+    StageBlocked: "blocked",
+    StageMarkedStale: "marked_stale",
 }
 
 

@@ -4,8 +4,8 @@ quality, profile versions and continuations, scoring policies.
 
 Changed tables are dropped and recreated rather than altered: their old rows were folded by the old
 rules, and a column added with a default would not equal a rebuild.  Start-up self-healing finds the
-recreated (and the new) tables empty while the watermark is past the events that create their rows,
-and rebuilds each of those projections from the log.
+recreated and the new tables (and the emptied dashboard counters) empty while the watermark is past
+the events that create their rows, and rebuilds each of those projections from the log.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ _RECREATED = ("job_stage_states", "apply_run_projections", "contact_research_tas
 def upgrade() -> None:
     for name in _RECREATED:
         op.drop_table(name)
+    # New counters (blocked / marked-stale stages, blocked apply submissions) would start at zero for
+    # events already folded: empty the counters so self-healing recounts them all from the log.
+    op.execute("DELETE FROM dashboard_projections")
     _job_stage_states()
     _apply_run_projections()
     _contact_research_task_projections()

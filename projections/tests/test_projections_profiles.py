@@ -1,0 +1,76 @@
+"""Profile revisions keep no profile content; an outbox intent that may have started is never
+coalesced away; feedback sorts into useful / duplicate / poor per source."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobctrl.discovery.events import DiscoveryFeedbackRecorded
+from jobctrl.orchestration.events import (
+    ProfileContinuationCoalesced,
+    ProfileContinuationDispatchIntended,
+    ProfileContinuationQueued,
+    ProfileRevisionSaved,
+)
+from jobctrl.projections.model import EventInfo, Projection
+from jobctrl.projections.read_models import profiles, source_quality
+
+AT = "2026-03-01T09:00:00.000Z"
+
+
+def fold(projection: Projection, *events: Any) -> dict[Any, Any]:
+    folds = {f.event.event_type: f for f in projection.folds}
+    rows: dict[Any, Any] = {}
+    for n, event in enumerate(events, start=1):
+        fold = folds[event.event_type]
+        info = EventInfo(n, event.event_type, "local", AT, b"{}")
+        key = (fold.target.name, fold.key(event, info))
+        after = fold.apply(rows.get(key), event, info)
+        if after is not None:
+            rows[key] = after
+    return rows
+
+
+def test_a_revision_row_names_its_sections_but_holds_none_of_the_content() -> None:
+    saved = ProfileRevisionSaved(
+        profile_version=2,
+        content={"skills": ["python"], "contact": {"email": "me@example.org"}},
+        facts_digest="f2",
+        presentation_digest="p1",
+        saved_at=AT,
+    )
+    (row,) = fold(profiles.PROJECTION, saved).values()
+    assert (row.profile_version, row.facts_digest, row.sections_json) == (2, "f2", '["contact","skills"]')
+    assert "example.org" not in repr(row)
+
+
+def test_an_intent_that_may_have_started_is_never_coalesced() -> None:
+    rows = fold(
+        profiles.PROJECTION,
+        ProfileContinuationQueued(
+            intent_id="i1", profile_version=1, profile_event_id="e1", workflow_id="prepare", queued_at=AT
+        ),
+        ProfileContinuationDispatchIntended(intent_id="i1", workflow_id="prepare", intended_at=AT),
+        ProfileContinuationCoalesced(intent_id="i1", into_intent_id="i2", coalesced_at=AT),
+        ProfileContinuationQueued(
+            intent_id="i3", profile_version=2, profile_event_id="e2", workflow_id="prepare", queued_at=AT
+        ),
+        ProfileContinuationCoalesced(intent_id="i3", into_intent_id="i4", coalesced_at=AT),
+    )
+    by_intent = {row.intent_id: row for row in rows.values()}
+    assert (by_intent["i1"].status, by_intent["i1"].into_intent_id) == ("dispatch_intended", None)
+    assert (by_intent["i3"].status, by_intent["i3"].into_intent_id) == ("coalesced", "i4")
+
+
+def test_feedback_sorts_into_useful_duplicate_and_poor_per_source() -> None:
+    kinds = ("useful", "saved", "duplicate", "bad_source", "wrong_location")
+    events = [
+        DiscoveryFeedbackRecorded(feedback_id=f"f{n}", job_id="j", source_id="s1", kind=k, recorded_at=AT)
+        for n, k in enumerate(kinds)
+    ]
+    events.append(
+        DiscoveryFeedbackRecorded(feedback_id="fx", job_id="j", source_id=None, kind="useful", recorded_at=AT)
+    )
+    (row,) = fold(source_quality.PROJECTION, *events).values()
+    assert (row.source_id, row.feedback_useful, row.feedback_duplicate, row.feedback_poor) == ("s1", 2, 1, 2)
+    assert row.kind is None  # known from feedback only: not registered yet
