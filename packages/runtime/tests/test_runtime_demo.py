@@ -1,16 +1,26 @@
 """``jobctrl demo``'s library entry on one source of the sample board, against the shared dev server:
-it completes, its summary prints, and the data lands under $JOBCTRL_HOME."""
+it completes, its summary prints, the data lands under $JOBCTRL_HOME, and the read models end at the
+log head and equal a clean rebuild."""
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from rich.console import Console
 
+from jobctrl.discovery.events import JobDiscovered
 from jobctrl.discovery.sample_board import SampleJobBoard
-from jobctrl.kernel.store import Database
+from jobctrl.domain_types import registry
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration import events as orchestration_events
+from jobctrl.projections import read_status, rebuild
+from jobctrl.projections.digest import table_digests
+from jobctrl.projections.read_models.job_list import job_list_projections
+from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.runtime.commands import demo as demo_command
 
 
@@ -35,8 +45,64 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
         assert ids is not None
         assert Path(tmp_path / "artifacts").joinpath(f"{ids[0]}.pdf").exists()
     assert set(report.dry_runs.values()) <= {"dry_run_completed"} and report.submitted == 0
+    # The contexts' activities still write their facts under the default tenant whatever the workflow's
+    # tenant (a known gap: tenant propagation); the read side is per tenant, so read the facts' one.
+    store = EventStore(database, registry())
+    facts_tenants = {s.tenant_id for s in store.read_all(limit=1_000, types=[JobDiscovered.event_type])}
+    assert len(facts_tenants) == 1
+    facts_tenant = facts_tenants.pop()
     monkeypatch.setattr(demo_command, "console", Console(width=400))
     with demo_command.console.capture() as captured:
-        demo_command.print_summary(outcome, 1)
+        demo_command.print_summary(dataclasses.replace(outcome, tenant=facts_tenant), 1)
     text = captured.get()
-    assert "jobs per stage" in text and "LLM spend today" in text and str(tmp_path / "artifacts") in text
+    assert "7 jobs per stage" in text and "LLM spend today" in text and str(tmp_path / "artifacts") in text
+
+    # The read models were kept by the projection runner: at the log head, nothing skipped.
+    status = read_status(database)
+    assert status.head > 0 and status.watermark == status.head and status.lag == 0
+    assert status.skipped == 0, status.recent_skipped
+    assert outcome.projections.watermark == status.head
+    assert f"watermark {status.head} of head {status.head}" in text
+    assert "jobctrl projections status" in text and "http://127.0.0.1:8787/" in text
+    # job_stage_states has a row for every (tenant, job, stage) the pipeline touched, and no other.
+    stage_types = {
+        cls.event_type
+        for cls in orchestration_events.EVENTS
+        if cls.__name__.startswith("Stage") and {"job_id", "stage"} <= set(cls.__struct_fields__)
+    }
+    touched: set[tuple[str, str, str]] = set()
+    for stored in store.read_all(limit=1_000_000, types=sorted(stage_types)):
+        event = store.registry.decode(stored)
+        touched.add((stored.tenant_id, event.job_id, event.stage))  # type: ignore[attr-defined]
+    with database.read() as conn:
+        rows = {
+            (t, j, s)
+            for t, j, s in conn.execute(
+                sa.select(job_stage_states.c.tenant_id, job_stage_states.c.job_id, job_stage_states.c.stage)
+            )
+        }
+        listed = conn.execute(
+            sa.select(sa.func.count())
+            .select_from(job_list_projections)
+            .where(job_list_projections.c.tenant_id == facts_tenant)
+        ).scalar_one()
+    assert touched and rows == touched
+    assert {s for _, _, s in rows} >= {"enrich", "score"}
+    assert listed == 7
+    # The summary's table came from the read models: 7 jobs, and the scored ones add up per stage.
+    jobs, per_stage = demo_command.stage_counts(database, facts_tenant)
+    assert jobs == 7 and all(sum(c.values()) == 7 for c in per_stage.values())
+    with database.read() as conn:
+        by_state = conn.execute(
+            sa.select(job_stage_states.c.stage, job_stage_states.c.state, sa.func.count())
+            .where(job_stage_states.c.tenant_id == facts_tenant)
+            .group_by(job_stage_states.c.stage, job_stage_states.c.state)
+        ).all()
+    assert by_state
+    for stage, state, n in by_state:
+        if stage in per_stage and state != "pending":
+            assert per_stage[stage][state] == n, (stage, state)
+    # Read models equal a clean rebuild of every projection from the log.
+    before = table_digests(database)
+    rebuild(database, registry())
+    assert table_digests(database) == before

@@ -5,6 +5,12 @@ file there too), one in-process worker with the real activities, the offline LLM
 board on a fixed local port (``JOBCTRL_SAMPLE_BOARD_PORT``, default 47801) so posting URLs, and with
 them job identities, are the same on every run.  Running it twice is safe: every id is deterministic,
 so the second run re-attaches to what the first one did.
+
+The read models are kept current the way every runtime keeps them: the one projection runner
+(``jobctrl.projections.ProjectionRunner``) follows the log in a background thread while the pipeline
+runs, is stopped after it, and a last catch-up brings the watermark to the log head.  The summary is
+read from those read models (``job_stage_states``, ``job_list_projections``), so what it shows is what
+``jobctrl serve`` and ``jobctrl projections status`` show afterwards.
 """
 
 from __future__ import annotations
@@ -12,10 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+import sqlalchemy as sa
 import typer
 from rich.console import Console
 from rich.progress import (
@@ -29,7 +39,6 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from jobctrl.discovery.events import JobDiscovered
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import ConfigurationError
@@ -38,8 +47,10 @@ from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials.artifacts import ArtifactKind
 from jobctrl.materials.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.stages import limits
-from jobctrl.orchestration.stages.states import kind_of
 from jobctrl.orchestration.workflows.ids import TASK_QUEUE
+from jobctrl.projections import ProjectionRunner, ProjectionStatus, read_status
+from jobctrl.projections.read_models.job_list import job_list_projections
+from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.pipeline import PipelineReport, run_pipeline
@@ -60,6 +71,39 @@ class DemoOutcome:
     comp: Composition
     seconds: float
     temporal_db: str
+    tenant: str
+    projections: ProjectionStatus
+
+
+class ProjectionFollowFailed(RuntimeError):
+    """The background projection runner stopped on an error (re-raised when the demo ends)."""
+
+
+@contextmanager
+def following_projections(db: Database, poll_interval: float = 0.25) -> Iterator[ProjectionRunner]:
+    """Run the projection runner in a background thread for the body; on exit stop it gracefully and
+    catch up to the log head in the caller's thread, so the read models end current."""
+    runner = ProjectionRunner(db, registry(), poll_interval=poll_interval)
+    runner.prepare()
+    failure: list[BaseException] = []
+
+    def follow() -> None:
+        try:
+            runner.run()
+        except BaseException as exc:  # surfaced after join: a dead follower must not pass silently
+            failure.append(exc)
+
+    thread = threading.Thread(target=follow, name="jobctrl-demo-projections", daemon=True)
+    thread.start()
+    try:
+        yield runner
+    finally:
+        runner.stop()
+        thread.join(timeout=60)
+    if failure:
+        raise ProjectionFollowFailed(f"the projection runner failed: {failure[0]!r}") from failure[0]
+    while runner.step():  # step() ignores the stop flag: the final catch-up to the head
+        pass
 
 
 async def run_demo(
@@ -79,7 +123,7 @@ async def run_demo(
     began = time.monotonic()
     temporal_db = jobctrl_home() / "temporal" / "dev-server.db"
     try:
-        with Progress(
+        with following_projections(db), Progress(
             SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TimeElapsedColumn(), console=console, disable=quiet,
         ) as bars:  # fmt: skip
@@ -101,28 +145,63 @@ async def run_demo(
                 )  # fmt: skip
     finally:
         comp.close()
-    return DemoOutcome(report, comp, time.monotonic() - began, str(temporal_db))
+    status = read_status(db)
+    return DemoOutcome(report, comp, time.monotonic() - began, str(temporal_db), tenant, status)
 
 
-def _job_ids(store: EventStore) -> list[str]:
-    ids: list[str] = []
-    for stored in store.read_all(limit=1_000_000, types=[JobDiscovered.event_type]):
-        event = store.registry.decode(stored)
-        assert isinstance(event, JobDiscovered)
-        ids.append(event.job_id)
-    return ids
+def stage_counts(db: Database, tenant: str) -> tuple[int, dict[str, Counter[str]]]:
+    """(jobs listed, stage → state → jobs) from the read models ``job_list_projections`` and
+    ``job_stage_states``; a listed job without a row for a stage counts as ``pending``."""
+    per_stage: dict[str, Counter[str]] = {stage: Counter() for stage in limits.STAGES if stage != "discover"}
+    jl, ss = job_list_projections, job_stage_states
+    with db.read() as conn:
+        jobs = int(
+            conn.execute(
+                sa.select(sa.func.count())
+                .select_from(jl)
+                .where(jl.c.tenant_id == tenant, sa.not_(jl.c.deleted))
+            ).scalar_one()
+        )
+        rows = conn.execute(
+            sa.select(ss.c.stage, ss.c.state, sa.func.count())
+            .where(ss.c.tenant_id == tenant)
+            .group_by(ss.c.stage, ss.c.state)
+        ).all()
+    for stage, state, n in rows:
+        if stage in per_stage:
+            per_stage[stage][state] += int(n)
+    for counter in per_stage.values():
+        missing = jobs - sum(counter.values())
+        if missing > 0:
+            counter["pending"] += missing
+    return jobs, per_stage
+
+
+def top_matches(db: Database, tenant: str, n: int) -> list[tuple[str, str | None, str, float]]:
+    """The best-scored visible jobs from ``job_list_projections`` (fit descending, then job id)."""
+    jl = job_list_projections
+    with db.read() as conn:
+        return [
+            (str(r[0]), r[1], str(r[2]), float(r[3]))
+            for r in conn.execute(
+                sa.select(jl.c.job_id, jl.c.title, jl.c.employer, jl.c.fit_score)
+                .where(
+                    jl.c.tenant_id == tenant,
+                    jl.c.fit_score.is_not(None),
+                    sa.not_(jl.c.deleted),
+                    sa.not_(jl.c.hidden),
+                )
+                .order_by(jl.c.fit_score.desc(), jl.c.job_id)
+                .limit(n)
+            )
+        ]
 
 
 def print_summary(outcome: DemoOutcome, top_n: int) -> None:
     comp, report = outcome.comp, outcome.report
-    jobs = _job_ids(comp.store)
-    per_stage: dict[str, Counter[str]] = {stage: Counter() for stage in limits.STAGES if stage != "discover"}
-    for job_id in jobs:
-        stages = comp.tracker.service.load(job_id)
-        for stage, counter in per_stage.items():
-            counter[kind_of(stages.state(stage))] += 1  # type: ignore[arg-type]
+    jobs, per_stage = stage_counts(comp.db, outcome.tenant)
     kinds = sorted({k for c in per_stage.values() for k in c})
-    table = Table(title=f"{len(jobs)} jobs per stage")
+    table = Table(title=f"{jobs} jobs per stage")
     table.add_column("stage")
     for kind in kinds:
         table.add_column(kind, justify="right")
@@ -130,16 +209,14 @@ def print_summary(outcome: DemoOutcome, top_n: int) -> None:
         table.add_row(stage, *(str(counter.get(k, 0)) for k in kinds))
     console.print(table)
 
-    scored = sorted(((comp.facts._fit(j), j) for j in jobs), key=lambda t: (-(t[0] or 0), t[1]))
     top = Table(title=f"Top {top_n} matches")
     for column in ("fit", "role", "employer", "PDFs", "dry run"):
         top.add_column(column)
-    for fit, job_id in [s for s in scored if s[0] is not None][:top_n]:
-        found = comp.facts.discovered(job_id)
+    for job_id, title, employer, fit in top_matches(comp.db, outcome.tenant, top_n):
         top.add_row(
             f"{fit:.0f}",
-            str(found.metadata.get("title", "")) if found else "",
-            found.employer if found else "",
+            title or "",
+            employer,
             "yes" if comp.facts.pdf_ready(job_id) else "no",
             report.dry_runs.get(job_id, "-"),
         )
@@ -165,6 +242,12 @@ def print_summary(outcome: DemoOutcome, top_n: int) -> None:
     facts.add_row("artifacts", str(comp.artifacts.root))
     for path in pdfs[:3]:
         facts.add_row("resume PDF", path)
+    p = outcome.projections
+    facts.add_row(
+        "read models",
+        f"watermark {p.watermark} of head {p.head} (lag {p.lag}, {p.skipped} skipped events)",
+    )
+    facts.add_row("look further", "jobctrl serve → http://127.0.0.1:8787/ ; jobctrl projections status")
     facts.add_row("wall time", f"{outcome.seconds:.1f} s")
     console.print(facts)
     for job_id, reason in list(report.failed.items())[:5]:
