@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from fastapi.testclient import TestClient
 from rich.console import Console
 
 from jobctrl.discovery.events import JobDiscovered
@@ -21,12 +22,17 @@ from jobctrl.projections import read_status, rebuild
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.commands import demo as demo_command
 
 
 @pytest.mark.asyncio
 async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
-    temporal_address: str, database: Database, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    temporal_address: str,
+    database: Database,
+    db_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path))
     monkeypatch.setenv("TEMPORAL_ADDRESS", temporal_address)
@@ -106,3 +112,12 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
     before = table_digests(database)
     rebuild(database, registry())
     assert table_digests(database) == before
+    # `jobctrl serve` over the demo's database serves its jobs and the operations snapshot.
+    with TestClient(create_app(ApiConfig(database_url=db_url)), raise_server_exceptions=False) as client:
+        jobs_page = client.get("/v1/jobs")
+        operations = client.get("/v1/pipeline/operations")
+    assert jobs_page.status_code == 200 and jobs_page.json()["total"] == 7
+    assert {j["jobId"] for j in jobs_page.json()["items"]} == {j for _, j, _ in rows}
+    assert operations.status_code == 200, operations.text
+    enrich = [s for s in operations.json()["stages"] if s["stage"] == "enrich" and s["succeeded"]]
+    assert sum(s["succeeded"] for s in enrich) == 7
