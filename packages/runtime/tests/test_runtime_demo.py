@@ -5,6 +5,7 @@ log head and equal a clean rebuild."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 import uuid
 from pathlib import Path
 
@@ -18,12 +19,13 @@ from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import events as orchestration_events
-from jobctrl.projections import read_status, rebuild
+from jobctrl.projections import ProjectionRunner, read_status, rebuild
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.commands import demo as demo_command
+from jobctrl.runtime.testing.api_seed import discover_job, score_job
 
 
 @pytest.mark.asyncio
@@ -121,3 +123,35 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
     assert operations.status_code == 200, operations.text
     enrich = [s for s in operations.json()["stages"] if s["stage"] == "enrich" and s["succeeded"]]
     assert sum(s["succeeded"] for s in enrich) == 7
+
+
+def test_following_projections_ends_at_the_head_with_events_appended_meanwhile(database: Database) -> None:
+    store = EventStore(database, registry())
+    store.create_schema()
+    with demo_command.following_projections(database, poll_interval=0.01) as runner:
+        for n in range(5):
+            discover_job(store, f"job-{n}")
+            score_job(store, f"job-{n}", float(n))
+        assert not runner.stopping
+    assert runner.stopping
+    status = read_status(database)
+    assert status.head > 0 and status.watermark == status.head
+    jobs, _ = demo_command.stage_counts(database, "local")
+    assert jobs == 5
+    assert [round(fit) for _, _, _, fit in demo_command.top_matches(database, "local", 2)] == [4, 3]
+
+
+def test_a_failing_projection_follower_is_reported_not_swallowed(
+    database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Broken(ProjectionRunner):
+        def run(self, stop: threading.Event | None = None) -> None:
+            raise RuntimeError("fold exploded")
+
+    monkeypatch.setattr(demo_command, "ProjectionRunner", Broken)
+    with (
+        pytest.raises(demo_command.ProjectionFollowFailed, match="fold exploded") as raised,
+        demo_command.following_projections(database),
+    ):
+        pass
+    assert raised.value.code == "projection_follow_failed"

@@ -41,7 +41,7 @@ from rich.table import Table
 
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
-from jobctrl.kernel.errors import ConfigurationError
+from jobctrl.kernel.errors import ConfigurationError, JobCtrlError
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials.artifacts import ArtifactKind
@@ -75,8 +75,11 @@ class DemoOutcome:
     projections: ProjectionStatus
 
 
-class ProjectionFollowFailed(RuntimeError):
+class ProjectionFollowFailed(JobCtrlError):
     """The background projection runner stopped on an error (re-raised when the demo ends)."""
+
+    code = "projection_follow_failed"
+    retryable = True
 
 
 @contextmanager
