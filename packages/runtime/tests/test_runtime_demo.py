@@ -23,6 +23,7 @@ from jobctrl.projections import ProjectionRunner, read_status, rebuild
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.runtime import following
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.commands import demo as demo_command
 from jobctrl.runtime.testing.api_seed import discover_job, score_job
@@ -128,7 +129,7 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
 def test_following_projections_ends_at_the_head_with_events_appended_meanwhile(database: Database) -> None:
     store = EventStore(database, registry())
     store.create_schema()
-    with demo_command.following_projections(database, poll_interval=0.01) as runner:
+    with following.following_projections(database, poll_interval=0.01) as runner:
         for n in range(5):
             discover_job(store, f"job-{n}")
             score_job(store, f"job-{n}", float(n))
@@ -148,10 +149,10 @@ def test_a_failing_projection_follower_is_reported_not_swallowed(
         def run(self, stop: threading.Event | None = None) -> None:
             raise RuntimeError("fold exploded")
 
-    monkeypatch.setattr(demo_command, "ProjectionRunner", Broken)
+    monkeypatch.setattr(following, "ProjectionRunner", Broken)
     with (
-        pytest.raises(demo_command.ProjectionFollowFailed, match="fold exploded") as raised,
-        demo_command.following_projections(database),
+        pytest.raises(following.ProjectionFollowFailed, match="fold exploded") as raised,
+        following.following_projections(database),
     ):
         pass
     assert raised.value.code == "projection_follow_failed"

@@ -18,11 +18,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -41,18 +38,19 @@ from rich.table import Table
 
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
-from jobctrl.kernel.errors import ConfigurationError, JobCtrlError
+from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials.artifacts import ArtifactKind
 from jobctrl.materials.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.stages import limits
 from jobctrl.orchestration.workflows.ids import TASK_QUEUE
-from jobctrl.projections import ProjectionRunner, ProjectionStatus, read_status
+from jobctrl.projections import ProjectionStatus, read_status
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import local_runtime
+from jobctrl.runtime.following import following_projections
 from jobctrl.runtime.pipeline import PipelineReport, run_pipeline
 from jobctrl.runtime.settings import EnvSettings
 
@@ -73,40 +71,6 @@ class DemoOutcome:
     temporal_db: str
     tenant: str
     projections: ProjectionStatus
-
-
-class ProjectionFollowFailed(JobCtrlError):
-    """The background projection runner stopped on an error (re-raised when the demo ends)."""
-
-    code = "projection_follow_failed"
-    retryable = True
-
-
-@contextmanager
-def following_projections(db: Database, poll_interval: float = 0.25) -> Iterator[ProjectionRunner]:
-    """Run the projection runner in a background thread for the body; on exit stop it gracefully and
-    catch up to the log head in the caller's thread, so the read models end current."""
-    runner = ProjectionRunner(db, registry(), poll_interval=poll_interval)
-    runner.prepare()
-    failure: list[BaseException] = []
-
-    def follow() -> None:
-        try:
-            runner.run()
-        except BaseException as exc:  # surfaced after join: a dead follower must not pass silently
-            failure.append(exc)
-
-    thread = threading.Thread(target=follow, name="jobctrl-demo-projections", daemon=True)
-    thread.start()
-    try:
-        yield runner
-    finally:
-        runner.stop()
-        thread.join(timeout=60)
-    if failure:
-        raise ProjectionFollowFailed(f"the projection runner failed: {failure[0]!r}") from failure[0]
-    while runner.step():  # step() ignores the stop flag: the final catch-up to the head
-        pass
 
 
 async def run_demo(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from contextlib import nullcontext
 
 import typer
 from temporalio.client import Client
@@ -13,11 +14,12 @@ from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.runtime.composition.root import Composition, sources_from_file
 from jobctrl.runtime.embedded import DevServer
+from jobctrl.runtime.following import following_projections
 from jobctrl.runtime.settings import EnvSettings, TemporalTarget
 from jobctrl.runtime.worker import WorkerRuntime
 
 
-async def _serve(task_queue: str | None) -> None:
+async def _serve(task_queue: str | None, projections: bool = False) -> None:
     target = TemporalTarget.from_env()
     queue = task_queue or target.task_queue
     server: DevServer | None = None
@@ -47,8 +49,9 @@ async def _serve(task_queue: str | None) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, runtime.stop)
     try:
-        typer.echo(f"worker on task queue {queue!r}")
-        await runtime.run()
+        typer.echo(f"worker on task queue {queue!r}" + (" (folding the read models)" if projections else ""))
+        with following_projections(db) if projections else nullcontext():
+            await runtime.run()
     finally:
         comp.close()
         db.dispose()
@@ -58,6 +61,9 @@ async def _serve(task_queue: str | None) -> None:
 
 def worker(
     task_queue: str = typer.Option(None, "--task-queue", help="Task queue (default: jobctrl-default)."),
+    projections: bool = typer.Option(
+        False, "--projections", help="Also keep the read models current (the projection runner in a thread)."
+    ),
 ) -> None:
     """Run one JobCtrl worker until interrupted."""
-    asyncio.run(_serve(task_queue))
+    asyncio.run(_serve(task_queue, projections))
