@@ -9,11 +9,20 @@ from pathlib import Path
 import pytest
 
 from jobctrl.apply.events import ApplicationSubmitted, ApplyRunStarted, ApplySubmitIntended
+from jobctrl.discovery.events import (
+    DiscoveryExecutionMemberLinked,
+    DiscoveryExecutionMembershipClosed,
+    DiscoveryExecutionWorkPlanRecorded,
+    DiscoveryRunCompleted,
+    DiscoveryRunFailed,
+    DiscoveryRunStarted,
+)
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.materials.sample import SAMPLE_PROFILE
-from jobctrl.orchestration.events import StageCompleted, StageStarted
+from jobctrl.orchestration.events import StageCompleted, StageFailed, StageSkipped, StageStarted
+from jobctrl.orchestration.stages.states import Pending, Running
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.pipeline import run_pipeline
@@ -74,3 +83,53 @@ async def test_pipeline_discovers_prepares_pdfs_and_dry_runs_without_submitting(
     assert sorted(again.prepared) == sorted(report.prepared)
     later = store.read_all(limit=100_000)
     assert sum(e.event_type == ApplyRunStarted.event_type for e in later) == len(report.dry_runs)
+
+    _assert_durable_outcomes(store, comp, report.not_eligible)
+
+
+def _assert_durable_outcomes(store: EventStore, comp: Composition, not_eligible: list[str]) -> None:
+    """The facts a finished Discover leaves (ADR 0070/0071): the run ended, every member has a plan,
+    the membership closed, and no not-eligible job keeps a Tailor/Cover row waiting for ever."""
+    decoded = [store.registry.decode(e) for e in store.read_all(limit=100_000)]
+    assert not_eligible, "the sample board always has jobs that are not eligible"
+    for job_id in not_eligible:
+        stages = comp.tracker.service.load(job_id)
+        for stage in ("tailor", "cover"):
+            assert not isinstance(stages.state(stage), Pending | Running), (
+                job_id,
+                stage,
+                stages.state(stage),
+            )
+    skipped = [e for e in decoded if isinstance(e, StageSkipped)]
+    assert {e.job_id for e in skipped if e.stage == "tailor"} >= set(not_eligible) - {
+        j for j in not_eligible if comp.tracker.succeeded(j, "tailor")
+    }
+    assert all(e.reason in {"no_requirements", "below_min_fit_score", "requirement_blocked"} for e in skipped)
+    assert not [e for e in decoded if isinstance(e, StageFailed) and e.error_code == "score_no_requirements"]
+
+    started = {e.run_id for e in decoded if isinstance(e, DiscoveryRunStarted)}
+    completed = [e.run_id for e in decoded if isinstance(e, DiscoveryRunCompleted)]
+    assert len(started) == 2 and sorted(completed) == sorted(started)  # one terminal fact per run
+    assert not [e for e in decoded if isinstance(e, DiscoveryRunFailed)]
+    assert all(e.counts.total >= 7 for e in decoded if isinstance(e, DiscoveryRunCompleted))
+
+    closed = [e for e in decoded if isinstance(e, DiscoveryExecutionMembershipClosed)]
+    assert sorted(e.execution.temporal_run_id for e in closed) == sorted(started)
+    members = {
+        (e.execution.temporal_run_id, e.job_id)
+        for e in decoded
+        if isinstance(e, DiscoveryExecutionMemberLinked)
+    }
+    plans = [e for e in decoded if isinstance(e, DiscoveryExecutionWorkPlanRecorded)]
+    planned = {(e.execution.temporal_run_id, e.job_id) for e in plans}
+    assert members and members == planned, members ^ planned
+    assert len(plans) == len(planned)  # one plan per member: a retry or a re-attach adds none
+    for plan in plans:
+        if plan.state == "planned":
+            assert plan.child_workflow_id and plan.child_workflow_id.startswith("prep-")
+            assert plan.required_steps
+        else:
+            assert plan.state == "not_eligible" and plan.reason_code
+    for run_id in started:
+        count = next(e.member_count for e in closed if e.execution.temporal_run_id == run_id)
+        assert count == sum(1 for r, _ in members if r == run_id)

@@ -126,7 +126,15 @@ class DiscoveryActivities:
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
         counts = result.counts
-        return SourceFamilyResult(params.family, observed_jobs=len(job_ids), new_jobs=counts.new_jobs)
+        return SourceFamilyResult(
+            params.family,
+            observed_jobs=len(job_ids),
+            new_jobs=counts.new_jobs,
+            total=counts.total,
+            existing_jobs=counts.existing_jobs,
+            duplicate_jobs=counts.duplicate_jobs,
+            rejected_duplicates=counts.rejected_duplicates,
+        )
 
     async def _crawl(self, configs: Sequence[SourceConfig], run_id: str, workflow_id: str) -> FamilyResult:
         async with self.gateway() as gateway:

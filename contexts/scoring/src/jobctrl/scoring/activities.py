@@ -4,8 +4,12 @@ The description and the candidate profile come from ports the composition root i
 enriched posting; the versioned profile mapped to scoring evidence).  The Score stage row goes through
 the ``StageTracker`` with the workflow as owner; a score already current is reused, never recomputed.
 The step answers ``not_eligible`` (ending the chain without failing it) when the fit is below
-``min_score``, a requirement blocks or the posting states no requirements to match.  A sync activity
-(the worker's thread pool).
+``min_score``, a requirement blocks or the posting states no requirements to match.  Then the stages
+that will not run (Tailor, Cover) are recorded ``StageSkipped`` with a bounded reason code
+(``no_requirements``, ``below_min_fit_score``, ``requirement_blocked``, ``not_scored``) so no row
+stays Pending for ever; a Score row that started and found nothing to score is settled as canceled
+with ``no_requirements`` (the table has no Running -> Skipped), never failed.  A sync activity (the
+worker's thread pool).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from temporalio import activity
 
 from jobctrl.activity_contracts.contracts import PreparationStepInput, PreparationStepResult
 from jobctrl.activity_contracts.errors import to_application_error
-from jobctrl.activity_contracts.stage_tracking import StageTracker, owner_from_activity
+from jobctrl.activity_contracts.stage_tracking import StageTracker, TrackedStage, owner_from_activity
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
@@ -28,6 +32,10 @@ from jobctrl.scoring.profile import CandidateProfile
 from jobctrl.scoring.use_cases.score_job import NoRequirementsError, ScoreJob, score_job
 
 DescriptionSource = Callable[[str], str | None]
+
+# The stages a not-eligible job will never run; the preparation chain ends at Score.
+SKIPPED_WHEN_NOT_ELIGIBLE: tuple[TrackedStage, ...] = ("tailor", "cover")
+NO_REQUIREMENTS = "no_requirements"
 ProfileSource = Callable[[], CandidateProfile | None]
 
 
@@ -40,6 +48,18 @@ def eligibility(store: EventStore, job_id: str, min_score: int) -> str | None:
         return "a requirement blocks"
     if score.fit_score < min_score:
         return f"fit {score.fit_score} below {min_score}"
+    return None
+
+
+def ineligibility_code(store: EventStore, job_id: str, min_score: int) -> str | None:
+    """The bounded code of :func:`eligibility`'s verdict (None when eligible)."""
+    score = AggregateRepository.for_class(store, JobScore).load(job_id)
+    if score is None or score.fit_score is None:
+        return "not_scored"
+    if score.breakdown is not None and any(r.fit is Fit.BLOCKED for r in score.breakdown.requirements):
+        return "requirement_blocked"
+    if score.fit_score < min_score:
+        return "below_min_fit_score"
     return None
 
 
@@ -63,11 +83,17 @@ class ScoringActivities:
         self.clock = clock
         self.min_score = min_score
 
+    def _skip_rest(self, job_id: str, code: str) -> None:
+        for stage in SKIPPED_WHEN_NOT_ELIGIBLE:
+            self.tracker.skip(job_id, stage, code)  # only a Pending row moves; idempotent on retry
+
     def _verdict(self, job_id: str) -> PreparationStepResult:
         reason = eligibility(self.store, job_id, self.min_score)
-        return (
-            PreparationStepResult("done") if reason is None else PreparationStepResult("not_eligible", reason)
-        )
+        if reason is None:
+            return PreparationStepResult("done")
+        code = ineligibility_code(self.store, job_id, self.min_score) or "not_eligible"
+        self._skip_rest(job_id, code)
+        return PreparationStepResult("not_eligible", reason)
 
     @activity.defn(name="score_job")
     def score_job(self, params: PreparationStepInput) -> PreparationStepResult:
@@ -86,8 +112,10 @@ class ScoringActivities:
                     clock=self.clock,
                 )
             except NoRequirementsError as exc:
-                # Nothing to match against: the row records why, and the chain ends without failing.
-                self.tracker.fail(params.job_id, "score", owner, exc)
+                # Nothing to match against: the chain ends without failing.  The running Score row is
+                # settled (canceled, reason no_requirements) and the stages after it are skipped.
+                self.tracker.skip(params.job_id, "score", NO_REQUIREMENTS)
+                self._skip_rest(params.job_id, NO_REQUIREMENTS)
                 return PreparationStepResult("not_eligible", exc.code)
             except JobCtrlError as exc:
                 self.tracker.fail(params.job_id, "score", owner, exc)

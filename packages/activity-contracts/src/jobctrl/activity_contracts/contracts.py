@@ -120,6 +120,27 @@ class SourceFamilyResult:
     family: str
     observed_jobs: int
     new_jobs: int
+    # The rest of the family's counts, for the run's DiscoveryRunCompleted (0 in older histories).
+    total: int = 0
+    existing_jobs: int = 0
+    duplicate_jobs: int = 0
+    rejected_duplicates: int = 0
+
+
+@dataclass(frozen=True)
+class FamilyOutcome:
+    """One family's end: its counts when it succeeded, else its error code."""
+
+    family: str
+    result: SourceFamilyResult | None = None
+    error_code: str | None = None
+    retryable: bool = False
+
+
+@dataclass(frozen=True)
+class FinishDiscoveryRunInput:
+    execution: ExecutionRef
+    families: list[FamilyOutcome]
 
 
 @dataclass(frozen=True)

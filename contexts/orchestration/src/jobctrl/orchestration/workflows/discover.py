@@ -4,6 +4,10 @@ enrichment → terminal preparation fan-out, with a monotonic progress spine of 
 Failure rule (ADR 0041): each source family is isolated; a failed family is listed in the result
 and the run still succeeds; only when *every* planned family failed does the run fail, with code
 ``discovery_source_failed`` and the families' own error codes in its message.
+
+Once the families are done, ``finish_discovery_run`` records the DiscoveryRun's terminal fact
+(completed with counts and error classes, or failed when every family failed) before the run goes on
+or fails (ADR 0070; patched ``discover-finish-run-v1`` so histories recorded before it replay).
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ from jobctrl.orchestration.workflows.contracts import (
     EnrichmentInput,
     EnrichmentResult,
     ExecutionRef,
+    FamilyOutcome,
     FanoutInput,
     FanoutResult,
+    FinishDiscoveryRunInput,
     PipelineStepChange,
     PipelineStepsInput,
     PlanSourcesInput,
@@ -35,6 +41,7 @@ from jobctrl.orchestration.workflows.lifecycle import now_iso, run_with_lifecycl
 
 WORKFLOW_TYPE = "DiscoverWorkflow"
 SOURCE_FAILED = "discovery_source_failed"
+FINISH_RUN_PATCH = "discover-finish-run-v1"
 
 
 @dataclass(frozen=True)
@@ -163,6 +170,7 @@ class DiscoverWorkflow:
 
         failed: list[FailedFamily] = []
         messages: list[str] = []
+        ends: list[FamilyOutcome] = []
         observed = 0
         batch = max(1, params.family_batch_size)
         for offset in range(0, len(families), batch):
@@ -177,8 +185,17 @@ class DiscoverWorkflow:
                     failure = failure_of(outcome)
                     failed.append(FailedFamily(family, failure.code))
                     messages.append(f"{family}: {failure.code}: {failure.message}")
+                    ends.append(FamilyOutcome(family, None, failure.code, failure.retryable))
                 else:
                     observed += outcome.observed_jobs
+                    ends.append(FamilyOutcome(family, outcome))
+        if workflow.patched(FINISH_RUN_PATCH):
+            await workflow.execute_activity(
+                "finish_discovery_run",
+                FinishDiscoveryRunInput(execution, ends),
+                start_to_close_timeout=policies.SHORT,
+                retry_policy=policies.LIFECYCLE,
+            )
         if families and len(failed) == len(families):
             # Surface the sources' own errors, not a generic one (ADR 0041).
             raise ApplicationError(

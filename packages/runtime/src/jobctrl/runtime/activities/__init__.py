@@ -15,6 +15,7 @@ from typing import Any
 from temporalio import activity
 
 from jobctrl.runtime.activities.deps import ActivityDeps
+from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
 from jobctrl.runtime.activities.fanout import FanoutActivities
 from jobctrl.runtime.activities.lifecycle import LifecycleActivities
 from jobctrl.runtime.activities.spend import SpendActivities
@@ -34,12 +35,14 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
     lifecycle = LifecycleActivities(deps)
     spend = SpendActivities(deps)
     fanout = FanoutActivities(deps)
+    discovery_run = DiscoveryRunActivities(deps)
     generic: list[ActivityFn] = [
         lifecycle.record_workflow_started,
         lifecycle.record_workflow_outcome,
         lifecycle.record_pipeline_steps,
         spend.check_spend_budget,
         fanout.discovery_preparation_fanout,
+        discovery_run.finish_discovery_run,
     ]
     registry: dict[str, ActivityFn] = {activity_name(fn): fn for fn in (*generic, *STUBS)}
     for fn in overrides:

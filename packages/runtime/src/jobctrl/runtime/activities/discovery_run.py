@@ -1,0 +1,56 @@
+"""``finish_discovery_run``: the DiscoverWorkflow's families are done, so its DiscoveryRun ends (ADR 0070).
+
+The run completes with the families' summed counts and the failed families' error classes, or fails
+when every family failed (runtime reference §0.5) -- through the discovery context's
+``finish_discovery_run`` command, whose first terminal result wins, so a retried activity records
+nothing new.  A run that was never started (a worker whose planning is not the discovery context's)
+has nothing to finish.
+"""
+
+from __future__ import annotations
+
+from temporalio import activity
+
+from jobctrl.discovery.commands.finish_discovery_run import finish_discovery_run
+from jobctrl.discovery.commands.run_source_family import FamilyResult, SourceFailure
+from jobctrl.discovery.domain.run import DiscoveryRun
+from jobctrl.discovery.events import DiscoveryRunCounts
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.orchestration.workflows.contracts import FamilyOutcome, FinishDiscoveryRunInput
+from jobctrl.orchestration.workflows.errors import to_application_error
+from jobctrl.runtime.activities.deps import ActivityDeps
+
+
+def family_result(outcome: FamilyOutcome) -> FamilyResult:
+    r = outcome.result
+    if outcome.error_code is not None or r is None:
+        failure = SourceFailure(outcome.family, outcome.error_code or "source_unavailable", outcome.retryable)
+        return FamilyResult(DiscoveryRunCounts(0, 0, 0, 0, 0, 0), failures=[failure], failed=True)
+    counts = DiscoveryRunCounts(
+        r.total, r.new_jobs, r.existing_jobs, r.observed_jobs, r.duplicate_jobs, r.rejected_duplicates
+    )
+    return FamilyResult(counts)
+
+
+class DiscoveryRunActivities:
+    def __init__(self, deps: ActivityDeps) -> None:
+        self.deps = deps
+
+    @activity.defn(name="finish_discovery_run")
+    def finish_discovery_run(self, params: FinishDiscoveryRunInput) -> bool:
+        """True when this call recorded the run's terminal fact."""
+        ex = params.execution
+        store, clock = self.deps.store, self.deps.clock
+        if AggregateRepository.for_class(store, DiscoveryRun, clock=clock).load(ex.temporal_run_id) is None:
+            return False
+        try:
+            return finish_discovery_run(
+                store,
+                [family_result(f) for f in params.families],
+                run_id=ex.temporal_run_id,
+                clock=clock,
+                workflow_id=ex.workflow_id,
+            )
+        except JobCtrlError as exc:
+            raise to_application_error(exc) from exc

@@ -1,0 +1,126 @@
+"""The durable ends of a Discover execution (ADR 0070), written by runtime activities through the
+discovery context's commands: the run's terminal fact, the members' work plans, the closed membership."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from jobctrl.discovery.commands.link_execution_members import link_execution_members, load_execution
+from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
+from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery.events import (
+    DiscoveryExecutionMembershipClosed,
+    DiscoveryExecutionWorkPlanRecorded,
+    DiscoveryRunCompleted,
+    DiscoveryRunFailed,
+)
+from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.workflows.contracts import (
+    ExecutionRef,
+    FamilyOutcome,
+    FanoutInput,
+    FinishDiscoveryRunInput,
+    ProgressTick,
+    SourceFamilyResult,
+)
+from jobctrl.runtime.activities.deps import ActivityDeps
+from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
+from jobctrl.runtime.activities.fanout import FanoutActivities, _Plan
+from jobctrl.runtime.activities.ports import FixedSpendStatus
+
+pytestmark = pytest.mark.both_databases
+
+EX = ExecutionRef("local", "discover-local", "run-1")
+CLOCK = FixedClock(datetime(2026, 11, 30, 7, 0, tzinfo=UTC))
+
+
+@pytest.fixture
+def store(database: Database) -> EventStore:
+    store = EventStore(database, registry())
+    store.create_schema()
+    return store
+
+
+def _deps(store: EventStore) -> ActivityDeps:
+    return ActivityDeps(store=store, spend=FixedSpendStatus(), clock=CLOCK)
+
+
+def _decoded(store: EventStore) -> list[object]:
+    return [store.registry.decode(e) for e in store.read_all(limit=10_000)]
+
+
+def _start(store: EventStore) -> None:
+    start_discovery_run(
+        store, run_id=EX.temporal_run_id, source_ids=["a", "b"], family_count=2, clock=CLOCK,
+        workflow_id=EX.workflow_id,
+    )  # fmt: skip
+
+
+def test_finish_completes_with_summed_counts_and_the_failed_families_classes(store: EventStore) -> None:
+    _start(store)
+    acts = DiscoveryRunActivities(_deps(store))
+    params = FinishDiscoveryRunInput(
+        EX,
+        [
+            FamilyOutcome(
+                "lever", SourceFamilyResult("lever", 3, 2, total=4, existing_jobs=1, duplicate_jobs=1)
+            ),
+            FamilyOutcome("greenhouse", None, "source_unavailable", True),
+        ],
+    )
+    assert acts.finish_discovery_run(params) is True
+    assert acts.finish_discovery_run(params) is False  # a retried activity records nothing new
+    done = [e for e in _decoded(store) if isinstance(e, DiscoveryRunCompleted)]
+    assert len(done) == 1
+    assert (done[0].counts.total, done[0].counts.new_jobs, done[0].counts.observed_jobs) == (4, 2, 3)
+    assert done[0].error_classes == ["source_unavailable"]
+
+
+def test_finish_fails_the_run_when_every_family_failed(store: EventStore) -> None:
+    _start(store)
+    acts = DiscoveryRunActivities(_deps(store))
+    acts.finish_discovery_run(
+        FinishDiscoveryRunInput(EX, [FamilyOutcome("lever", None, "robots_disallowed", False)])
+    )
+    events = _decoded(store)
+    failed = [e for e in events if isinstance(e, DiscoveryRunFailed)]
+    assert [f.error_class for f in failed] == ["robots_disallowed"]
+    assert not [e for e in events if isinstance(e, DiscoveryRunCompleted)]
+
+
+def test_finish_of_a_run_never_started_records_nothing(store: EventStore) -> None:
+    acts = DiscoveryRunActivities(_deps(store))
+    assert acts.finish_discovery_run(FinishDiscoveryRunInput(EX, [])) is False
+    assert _decoded(store) == []
+
+
+def test_fanout_plans_targets_marks_the_rest_not_eligible_and_closes_once(store: EventStore) -> None:
+    ref = DiscoveryExecutionRef(EX.tenant_id, EX.workflow_id, EX.temporal_run_id)
+    link_execution_members(store, ref, ["job-a", "job-b"], "observed_this_run", clock=CLOCK)
+    fanout = FanoutActivities(_deps(store))
+    # The backlog sweep: its target is linked as a backlog member, then planned.
+    backlog = FanoutInput(EX, "existing_backlog", ProgressTick(0, 0))
+    fanout._record_plans(backlog, [_Plan("job-old", ["score", "tailor"], "prep-old")])
+    terminal = FanoutInput(EX, "observed_this_run", ProgressTick(3, 4))
+    plans = [_Plan("job-a", ["score", "tailor", "cover", "pdf"], "prep-a")]
+    assert fanout._record_plans(terminal, plans) == 1  # job-b: not a preparation target
+    assert fanout._record_plans(terminal, plans) == 0  # a retried fan-out records nothing new
+    events = _decoded(store)
+    recorded = {
+        e.job_id: (e.state, e.child_workflow_id, e.reason_code)
+        for e in events
+        if isinstance(e, DiscoveryExecutionWorkPlanRecorded)
+    }
+    assert recorded == {
+        "job-old": ("planned", "prep-old", None),
+        "job-a": ("planned", "prep-a", None),
+        "job-b": ("not_eligible", None, "not_a_preparation_target"),
+    }
+    assert sum(isinstance(e, DiscoveryExecutionWorkPlanRecorded) for e in events) == 3
+    closed = [e for e in events if isinstance(e, DiscoveryExecutionMembershipClosed)]
+    assert [c.member_count for c in closed] == [3]
+    assert load_execution(store, ref, CLOCK).closed
