@@ -14,6 +14,7 @@ from typing import Any
 
 from temporalio import activity
 
+from jobctrl.runtime.activities.continuation import ContinuationActivities
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.activities.fanout import FanoutActivities
 from jobctrl.runtime.activities.lifecycle import LifecycleActivities
@@ -34,12 +35,14 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
     lifecycle = LifecycleActivities(deps)
     spend = SpendActivities(deps)
     fanout = FanoutActivities(deps)
+    continuation = ContinuationActivities(deps)
     generic: list[ActivityFn] = [
         lifecycle.record_workflow_started,
         lifecycle.record_workflow_outcome,
         lifecycle.record_pipeline_steps,
         spend.check_spend_budget,
         fanout.discovery_preparation_fanout,
+        continuation.profile_continuation_fanout,
     ]
     registry: dict[str, ActivityFn] = {activity_name(fn): fn for fn in (*generic, *STUBS)}
     for fn in overrides:

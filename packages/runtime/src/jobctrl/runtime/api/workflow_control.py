@@ -58,6 +58,13 @@ class TemporalWorkflowControl:
         self._client: Client | None = None
         self._lock = asyncio.Lock()
 
+    @classmethod
+    def for_client(cls, client: Client) -> TemporalWorkflowControl:
+        """The adapter over an already connected client (the worker's own)."""
+        control = cls("", client.namespace)
+        control._client = client
+        return control
+
     async def _connected(self) -> Client:
         async with self._lock:
             if self._client is None:
