@@ -24,6 +24,7 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.events import ProfileUpdated
 from jobctrl.orchestration.profile.aggregate import IntentStatus, SaveOutcome, continuation_workflow_id
 from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.workflows.continuation import WORKFLOW_TYPE
 from jobctrl.orchestration.workflows.contracts import (
     FanoutResult,
     PreparationStepInput,
@@ -33,7 +34,7 @@ from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, pre
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.api.app import ApiConfig, create_app
-from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl, WorkflowAlreadyRunning
 from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.testing.fakes import FakeContexts
@@ -129,6 +130,10 @@ async def test_a_genuine_change_starts_one_continuation_and_a_second_drain_start
         third = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         assert third.started == [] and third.attached == []
         assert await runs_of(rw.client, expected) == 1
+        with pytest.raises(WorkflowAlreadyRunning):  # the id is never reused, even if a drain raced
+            await control.start(
+                WORKFLOW_TYPE, None, workflow_id=expected, task_queue=rw.task_queue, once=True
+            )
 
         # A normalized no-op (whitespace, reordered keys) records nothing and starts nothing.
         noop = {"skills": ["  python", "sql "], "summary": "Backend    engineer"}

@@ -69,9 +69,12 @@ async def drain_profile_outbox(
             task_queue=task_queue,
         )
         try:
-            await control.start(WORKFLOW_TYPE, arg, workflow_id=dispatch.workflow_id, task_queue=task_queue)
+            await control.start(
+                WORKFLOW_TYPE, arg, workflow_id=dispatch.workflow_id, task_queue=task_queue, once=True
+            )
         except WorkflowAlreadyRunning:
-            report.attached.append(dispatch.workflow_id)  # a concurrent drain started it first
+            # A concurrent drain started it first (or it closed meanwhile: never started twice).
+            report.attached.append(dispatch.workflow_id)
             continue
         report.started.append(dispatch.workflow_id)
     return report
