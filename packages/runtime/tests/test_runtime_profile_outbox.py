@@ -24,13 +24,16 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.events import ProfileUpdated
 from jobctrl.orchestration.profile.aggregate import IntentStatus, SaveOutcome, continuation_workflow_id
 from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.workflows.continuation import WORKFLOW_TYPE
+from jobctrl.orchestration.workflows.continuation import (
+    WORKFLOW_TYPE,
+    ProfileContinuationResult,
+    continuation_key,
+)
 from jobctrl.orchestration.workflows.contracts import (
-    FanoutResult,
     PreparationStepInput,
     PreparationStepResult,
 )
-from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
+from jobctrl.orchestration.workflows.ids import preparation_workflow_id
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.api.app import ApiConfig, create_app
@@ -91,7 +94,7 @@ async def runs_of(client: Client, workflow_id: str) -> int:
 
 async def wait_prepared(client: Client, tenant: str, version: int, event_id: str) -> None:
     for job in JOBS:
-        key = preparation_idempotency_key(tenant, job, "profile_continuation", version, event_id)
+        key = continuation_key(tenant, job, version, event_id)
         await asyncio.wait_for(client.get_workflow_handle(preparation_workflow_id(key)).result(), 30)
 
 
@@ -114,11 +117,11 @@ async def test_a_genuine_change_starts_one_continuation_and_a_second_drain_start
         again = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         assert again.started == [] and again.attached == [expected]
 
-        result = await asyncio.wait_for(
-            rw.client.get_workflow_handle(expected, result_type=FanoutResult).result(), 30
-        )
-        assert result.started_workflows == len(JOBS)
         fakes.hold.clear()
+        result = await asyncio.wait_for(
+            rw.client.get_workflow_handle(expected, result_type=ProfileContinuationResult).result(), 30
+        )
+        assert (result.profile_version, result.prepared, result.failed) == (1, len(JOBS), 0)
         await wait_prepared(rw.client, tenant, 1, event_id)
         # Score is asked under the new version (never forced); tailor, cover and pdf follow per job.
         assert sorted(scores.seen) == [(j, 1) for j in JOBS]
@@ -172,9 +175,9 @@ async def test_the_worker_start_up_drains_an_intent_left_while_no_worker_ran(
     try:
         await asyncio.wait_for(runtime.ready.wait(), 30)
         result = await asyncio.wait_for(
-            client.get_workflow_handle(expected, result_type=FanoutResult).result(), 30
+            client.get_workflow_handle(expected, result_type=ProfileContinuationResult).result(), 30
         )
-        assert result.started_workflows == len(JOBS)
+        assert (result.profile_version, result.prepared) == (2, len(JOBS))
         await wait_prepared(client, tenant, 2, newest_event)
     finally:
         runtime.stop()
@@ -221,3 +224,27 @@ async def test_a_profile_patch_drains_and_without_temporal_the_intent_waits(
     assert await control.describe(started[0].workflow_id, None) == "RUNNING"
     assert await control.describe(intents[0].workflow_id, None) is None  # coalesced: never started
     await control.cancel(started[0].workflow_id, None)
+
+
+@pytest.mark.asyncio
+async def test_a_newer_continuation_awaits_the_older_one_still_running(harness: Harness) -> None:
+    tenant = f"t{uuid.uuid4().hex[:10]}"
+    fakes, scores = FakeContexts(), ScoreCalls()
+    fakes.hold.set()  # version 1's tailoring stays open
+    async with harness.worker([*fakes.activities(), scores.activity()], targets=ContinuationTargets()) as rw:
+        service = ProfileService(rw.store, tenant_id=tenant)
+        control = TemporalWorkflowControl.for_client(rw.client)
+        service.save_profile(PROFILE)
+        first = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
+        service.save_profile({**PROFILE, "summary": "Staff engineer"})
+        second = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
+        assert second.attached == first.started and len(second.started) == 1  # v1 was intended: not coalesced
+        await asyncio.sleep(3)  # more than one status poll of the newer continuation
+        assert sorted(scores.seen) == [(j, 1) for j in JOBS]  # v2 has not started preparing
+        fakes.hold.clear()
+        newer = rw.client.get_workflow_handle(second.started[0], result_type=ProfileContinuationResult)
+        result = await asyncio.wait_for(newer.result(), 30)
+        assert (result.profile_version, result.prepared) == (2, len(JOBS))
+        older = await rw.client.get_workflow_handle(first.started[0]).describe()
+        assert older.close_time is not None and result is not None
+        assert [v for _, v in scores.seen] == [1, 1, 2, 2]  # every v1 score precedes every v2 score

@@ -21,11 +21,12 @@ from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus
 from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.workflows.continuation import WORKFLOW_TYPE, ProfileContinuationInput
+from jobctrl.orchestration.workflows.continuation import (
+    CLOSED_STATUSES,
+    WORKFLOW_TYPE,
+    ProfileContinuationInput,
+)
 from jobctrl.runtime.api.workflow_control import WorkflowAlreadyRunning, WorkflowControl
-
-#: Temporal execution statuses after which a continuation is done for good (never restarted).
-CLOSED_STATUSES = frozenset({"COMPLETED", "FAILED", "CANCELED", "TERMINATED", "TIMED_OUT"})
 
 
 @dataclass(frozen=True)
@@ -58,15 +59,17 @@ async def drain_profile_outbox(
     plan = await asyncio.to_thread(service.drain_outbox, lambda wid: status.get(wid) in CLOSED_STATUSES)
     report = DrainReport()
     intents = {i.intent_id: i for i in (await asyncio.to_thread(service.load)).intents.values()}
+    open_older: list[str] = []
     for dispatch in plan:
         if dispatch.kind is DispatchKind.ATTACH and status.get(dispatch.workflow_id) is not None:
             report.attached.append(dispatch.workflow_id)  # open: it carries on by itself
+            open_older.append(dispatch.workflow_id)
             continue
         arg = ProfileContinuationInput(
             tenant=tenant_id,
             profile_version=dispatch.profile_version,
             profile_event_id=intents[dispatch.intent_id].profile_event_id,
-            task_queue=task_queue,
+            after=list(open_older),  # attachments come first in the plan: the newer awaits them
         )
         try:
             await control.start(
@@ -77,4 +80,5 @@ async def drain_profile_outbox(
             report.attached.append(dispatch.workflow_id)
             continue
         report.started.append(dispatch.workflow_id)
+        open_older.append(dispatch.workflow_id)
     return report

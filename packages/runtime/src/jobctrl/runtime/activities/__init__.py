@@ -42,7 +42,8 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
         lifecycle.record_pipeline_steps,
         spend.check_spend_budget,
         fanout.discovery_preparation_fanout,
-        continuation.profile_continuation_fanout,
+        continuation.profile_continuation_targets,
+        continuation.profile_continuation_status,
     ]
     registry: dict[str, ActivityFn] = {activity_name(fn): fn for fn in (*generic, *STUBS)}
     for fn in overrides:
