@@ -2,7 +2,8 @@
 
 Start-up order (runtime reference §1.8, minus the browser preflight and legacy repair which belong to
 other contexts): reconcile the discovery schedule (only here), reconcile runs, reconcile the auto-apply
-loop, build the worker, write the first heartbeat, start the 15 s heartbeat loop, run the worker.
+loop, drain the profile outbox, build the worker, write the first heartbeat, start the 15 s
+heartbeat loop, run the worker.
 Each heartbeat tick writes the row, then runs the run reconciler and the auto-apply reconciler.
 """
 
@@ -24,6 +25,8 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.workflows import WORKFLOWS
 from jobctrl.runtime.activities import ActivityDeps, ActivityFn, build_activities
 from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort, SpendStatusPort
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
+from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.runtime.reconcile.auto_apply import reconcile_auto_apply_loop
 from jobctrl.runtime.reconcile.runs import reconcile_runs
 from jobctrl.runtime.reconcile.schedule import reconcile_discovery_schedule
@@ -102,6 +105,14 @@ class WorkerRuntime:
         await reconcile_runs(self.client, self.store, self.clock)
         await reconcile_auto_apply_loop(
             self.client, settings, self.store, self.spend, self.task_queue, self.tenant
+        )
+        # A profile saved while no worker ran left its continuation in the outbox: deliver it now.
+        await drain_profile_outbox(
+            self.store,
+            TemporalWorkflowControl.for_client(self.client),
+            task_queue=self.task_queue,
+            clock=self.clock,
+            tenant_id=self.tenant,
         )
 
     async def tick(self) -> None:

@@ -6,6 +6,10 @@ input from ``contracts``.  ``WORKFLOWS`` is what a worker registers.
 
 from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput
 from jobctrl.orchestration.workflows.contact_research import ContactResearchInput, ContactResearchWorkflow
+from jobctrl.orchestration.workflows.continuation import (
+    ProfileContinuationInput,
+    ProfileContinuationWorkflow,
+)
 from jobctrl.orchestration.workflows.discover import DiscoverWorkflow, DiscoverWorkflowInput
 from jobctrl.orchestration.workflows.preparation import JobPreparationInput, JobPreparationWorkflow
 
@@ -14,6 +18,7 @@ WORKFLOWS: tuple[type, ...] = (
     JobPreparationWorkflow,
     ApplyWorkflow,
     ContactResearchWorkflow,
+    ProfileContinuationWorkflow,
 )
 
 __all__ = [
@@ -26,4 +31,6 @@ __all__ = [
     "DiscoverWorkflowInput",
     "JobPreparationInput",
     "JobPreparationWorkflow",
+    "ProfileContinuationInput",
+    "ProfileContinuationWorkflow",
 ]

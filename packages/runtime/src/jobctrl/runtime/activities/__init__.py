@@ -14,6 +14,7 @@ from typing import Any
 
 from temporalio import activity
 
+from jobctrl.runtime.activities.continuation import ContinuationActivities
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
 from jobctrl.runtime.activities.fanout import FanoutActivities
@@ -36,6 +37,7 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
     spend = SpendActivities(deps)
     fanout = FanoutActivities(deps)
     discovery_run = DiscoveryRunActivities(deps)
+    continuation = ContinuationActivities(deps)
     generic: list[ActivityFn] = [
         lifecycle.record_workflow_started,
         lifecycle.record_workflow_outcome,
@@ -43,6 +45,8 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
         spend.check_spend_budget,
         fanout.discovery_preparation_fanout,
         discovery_run.finish_discovery_run,
+        continuation.profile_continuation_targets,
+        continuation.profile_continuation_status,
     ]
     registry: dict[str, ActivityFn] = {activity_name(fn): fn for fn in (*generic, *STUBS)}
     for fn in overrides:

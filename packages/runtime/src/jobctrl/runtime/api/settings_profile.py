@@ -6,10 +6,13 @@ before it writes).  A profile save that normalizes to what is already saved writ
 
 from __future__ import annotations
 
+import logging
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
+from starlette.concurrency import run_in_threadpool
 
+from jobctrl.orchestration.profile.aggregate import SaveOutcome
 from jobctrl.orchestration.profile.normalize import InvalidProfile
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.settings.store import InvalidSettings, SettingsStore
@@ -23,8 +26,11 @@ from jobctrl.runtime.api.models import (
     SettingsView,
 )
 from jobctrl.runtime.api.services import Services, services
+from jobctrl.runtime.api.workflow_control import TemporalUnavailable
+from jobctrl.runtime.outbox import drain_profile_outbox
 
 router = APIRouter(prefix="/v1", tags=["settings"])
+log = logging.getLogger(__name__)
 INVALID: dict[int | str, dict[str, Any]] = {422: {"model": ErrorBody}}
 
 
@@ -57,17 +63,37 @@ def get_profile(svc: Annotated[Services, Depends(services)]) -> ProfileView:
 
 
 @router.patch("/profile", response_model=ProfileSaved, responses=INVALID)
-def patch_profile(body: ProfilePatch, svc: Annotated[Services, Depends(services)]) -> ProfileSaved:
+async def patch_profile(body: ProfilePatch, svc: Annotated[Services, Depends(services)]) -> ProfileSaved:
     service = ProfileService(svc.store, clock=svc.clock, tenant_id=svc.tenant_id)
-    content: dict[str, Any] = dict(service.load().content)
-    for section, value in body.model_dump(exclude_unset=True).items():
-        if value is None:
-            content.pop(section, None)
-        else:
-            content[section] = value
+    changes = body.model_dump(exclude_unset=True)
+
+    def save() -> SaveOutcome:
+        content: dict[str, Any] = dict(service.load().content)
+        for section, value in changes.items():
+            if value is None:
+                content.pop(section, None)
+            else:
+                content[section] = value
+        return service.save_profile(content)
+
     try:
-        outcome = service.save_profile(content)
+        outcome = await run_in_threadpool(save)
     except InvalidProfile as exc:
         raise ApiError(422, exc.code, exc.message) from None
-    view = _view(service)
+    await _drain(svc)
+    view = await run_in_threadpool(_view, service)
     return ProfileSaved(profile_version=view.profile_version, content=view.content, outcome=outcome.value)
+
+
+async def _drain(svc: Services) -> None:
+    """Every save drains the outbox (ADR 0074).  The save is already committed: without Temporal the
+    intent simply waits for the next drain (the next save or the worker's start-up)."""
+    if svc.control is None:
+        return
+    task_queue = (await run_in_threadpool(SettingsStore(svc.db, clock=svc.clock).load)).task_queue
+    try:
+        await drain_profile_outbox(
+            svc.store, svc.control, task_queue=task_queue, clock=svc.clock, tenant_id=svc.tenant_id
+        )
+    except TemporalUnavailable:
+        log.warning("profile outbox not drained: Temporal is unavailable; the next drain delivers it")

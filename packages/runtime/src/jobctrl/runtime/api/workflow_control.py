@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError, RPCStatusCode
 
@@ -36,9 +37,10 @@ class StartedWorkflow:
 
 class WorkflowControl(Protocol):
     async def start(
-        self, workflow_type: str, arg: Any, *, workflow_id: str, task_queue: str
+        self, workflow_type: str, arg: Any, *, workflow_id: str, task_queue: str, once: bool = False
     ) -> StartedWorkflow:
-        """Start ``workflow_type`` under ``workflow_id``; ``WorkflowAlreadyRunning`` if it is open."""
+        """Start ``workflow_type`` under ``workflow_id``; ``WorkflowAlreadyRunning`` if it is open (or,
+        with ``once``, if an execution under that id ever existed: the id is never reused)."""
         ...
 
     async def cancel(self, workflow_id: str, run_id: str | None) -> None:
@@ -58,6 +60,13 @@ class TemporalWorkflowControl:
         self._client: Client | None = None
         self._lock = asyncio.Lock()
 
+    @classmethod
+    def for_client(cls, client: Client) -> TemporalWorkflowControl:
+        """The adapter over an already connected client (the worker's own)."""
+        control = cls("", client.namespace)
+        control._client = client
+        return control
+
     async def _connected(self) -> Client:
         async with self._lock:
             if self._client is None:
@@ -70,11 +79,14 @@ class TemporalWorkflowControl:
             return self._client
 
     async def start(
-        self, workflow_type: str, arg: Any, *, workflow_id: str, task_queue: str
+        self, workflow_type: str, arg: Any, *, workflow_id: str, task_queue: str, once: bool = False
     ) -> StartedWorkflow:
         client = await self._connected()
+        reuse = WorkflowIDReusePolicy.REJECT_DUPLICATE if once else WorkflowIDReusePolicy.ALLOW_DUPLICATE
         try:
-            handle = await client.start_workflow(workflow_type, arg, id=workflow_id, task_queue=task_queue)
+            handle = await client.start_workflow(
+                workflow_type, arg, id=workflow_id, task_queue=task_queue, id_reuse_policy=reuse
+            )
         except WorkflowAlreadyStartedError:
             raise WorkflowAlreadyRunning(f"{workflow_id} is already running") from None
         except RPCError as exc:
@@ -107,6 +119,7 @@ class InMemoryWorkflowControl:
     started: list[tuple[str, str, Any]] = field(default_factory=list)
     canceled: list[tuple[str, str | None]] = field(default_factory=list)
     running: dict[str, str] = field(default_factory=dict)
+    closed: set[str] = field(default_factory=set)
     unavailable: bool = False
 
     def _check(self) -> None:
@@ -114,10 +127,10 @@ class InMemoryWorkflowControl:
             raise TemporalUnavailable("the test Temporal is switched off")
 
     async def start(
-        self, workflow_type: str, arg: Any, *, workflow_id: str, task_queue: str
+        self, workflow_type: str, arg: Any, *, workflow_id: str, task_queue: str, once: bool = False
     ) -> StartedWorkflow:
         self._check()
-        if workflow_id in self.running:
+        if workflow_id in self.running or (once and workflow_id in self.closed):
             raise WorkflowAlreadyRunning(f"{workflow_id} is already running")
         run_id = f"run-{len(self.started) + 1}"
         self.running[workflow_id] = run_id
@@ -127,8 +140,11 @@ class InMemoryWorkflowControl:
     async def cancel(self, workflow_id: str, run_id: str | None) -> None:
         self._check()
         self.canceled.append((workflow_id, run_id))
-        self.running.pop(workflow_id, None)
+        if self.running.pop(workflow_id, None) is not None:
+            self.closed.add(workflow_id)
 
     async def describe(self, workflow_id: str, run_id: str | None) -> str | None:
         self._check()
-        return "RUNNING" if workflow_id in self.running else None
+        if workflow_id in self.running:
+            return "RUNNING"
+        return "CANCELED" if workflow_id in self.closed else None

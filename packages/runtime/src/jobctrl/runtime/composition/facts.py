@@ -92,6 +92,10 @@ class JobFacts:
             # the same key re-runs a failed preparation (resuming at its failed step) and re-attaches
             # to a finished or running one, so the sweep never duplicates work.
             candidates = [j for j in self.job_ids() if not self.tracker.succeeded(j, "score")]
+        elif cohort == "profile_continuation":
+            # A genuine profile change re-prepares every enriched job under the new version (the
+            # continuation's own keys make this idempotent; Score reuses a still-current score).
+            candidates = self.job_ids()
         else:
             candidates = self.members(tenant, discover_workflow_id(tenant), execution_run_id, cohort)
         return [

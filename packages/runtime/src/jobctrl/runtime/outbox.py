@@ -1,0 +1,84 @@
+"""Draining the candidate-profile outbox into Temporal (spec: condition-driven preparation; ADR 0074).
+
+``drain_profile_outbox`` runs at worker start-up and after every profile save through the API:
+1. the executions of intents already marked dispatch-intended are described, to tell closed ones
+   (and the newest queued one, so an unreachable Temporal fails before anything is recorded);
+2. ``ProfileService.drain_outbox`` commits coalescing of never-started intents and the dispatch intent
+   of the newest one *before* anything is started;
+3. the newest intent's ``ProfileContinuationWorkflow`` is started under its deterministic id, and an
+   intended one that is not open (lost before its start) is started again; an open one is attached
+   to (left running), a closed one is never restarted.
+Without Temporal the save has already committed: the intent stays in the outbox for the next drain.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus
+from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.workflows.continuation import (
+    CLOSED_STATUSES,
+    WORKFLOW_TYPE,
+    ProfileContinuationInput,
+)
+from jobctrl.runtime.api.workflow_control import WorkflowAlreadyRunning, WorkflowControl
+
+
+@dataclass(frozen=True)
+class DrainReport:
+    started: list[str] = field(default_factory=list)
+    attached: list[str] = field(default_factory=list)
+
+
+async def drain_profile_outbox(
+    store: EventStore,
+    control: WorkflowControl,
+    *,
+    task_queue: str,
+    clock: Clock | None = None,
+    tenant_id: str = LOCAL_TENANT,
+) -> DrainReport:
+    service = ProfileService(store, clock=clock, tenant_id=tenant_id)
+    profile = await asyncio.to_thread(service.load)
+    status: dict[str, str | None] = {}
+    queued = sorted(
+        (i for i in profile.intents.values() if i.status is IntentStatus.QUEUED),
+        key=lambda i: i.profile_version,
+    )
+    # The newest queued intent is described too: it must be absent, and asking first means an
+    # unreachable Temporal raises before any dispatch intent is committed, so revisions saved while
+    # Temporal is down stay coalescible.
+    intended = [i for i in profile.intents.values() if i.status is IntentStatus.DISPATCH_INTENDED]
+    for intent in [*intended, *queued[-1:]]:
+        status[intent.workflow_id] = await control.describe(intent.workflow_id, None)
+    plan = await asyncio.to_thread(service.drain_outbox, lambda wid: status.get(wid) in CLOSED_STATUSES)
+    report = DrainReport()
+    intents = {i.intent_id: i for i in (await asyncio.to_thread(service.load)).intents.values()}
+    open_older: list[str] = []
+    for dispatch in plan:
+        if dispatch.kind is DispatchKind.ATTACH and status.get(dispatch.workflow_id) is not None:
+            report.attached.append(dispatch.workflow_id)  # open: it carries on by itself
+            open_older.append(dispatch.workflow_id)
+            continue
+        arg = ProfileContinuationInput(
+            tenant=tenant_id,
+            profile_version=dispatch.profile_version,
+            profile_event_id=intents[dispatch.intent_id].profile_event_id,
+            after=list(open_older),  # attachments come first in the plan: the newer awaits them
+        )
+        try:
+            await control.start(
+                WORKFLOW_TYPE, arg, workflow_id=dispatch.workflow_id, task_queue=task_queue, once=True
+            )
+        except WorkflowAlreadyRunning:
+            # A concurrent drain started it first (or it closed meanwhile: never started twice).
+            report.attached.append(dispatch.workflow_id)
+            continue
+        report.started.append(dispatch.workflow_id)
+        open_older.append(dispatch.workflow_id)
+    return report
