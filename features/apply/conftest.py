@@ -158,6 +158,20 @@ class World:
     def types(self) -> list[str]:
         return [e.event_type for e in self.store.read_all(limit=10_000)]
 
+    def claim(self, job: str, run: str, *, dry_run: bool, worker_id: str = "w1", **options: bool) -> Any:
+        """Claim an apply run of ``job`` the way every scenario does (options: ``email``, ``batch``)."""
+        return claim_apply(
+            self.store,
+            self.facts[job],
+            self.policy,
+            run_id=run,
+            worker_id=worker_id,
+            model="none",
+            dry_run=dry_run,
+            clock=self.clock,
+            **options,
+        )
+
 
 @pytest.fixture
 def world(database: Database, tmp_path: Path) -> World:
@@ -220,16 +234,7 @@ def job_fact(world: World, job: str, field_: str, value: str) -> None:
 
 def _dry_run(world: World, job: str, outcome: BrowserOutcome) -> None:
     run = world.next_run(job)
-    claim_apply(
-        world.store,
-        world.facts[job],
-        world.policy,
-        run_id=run,
-        worker_id="w1",
-        model="none",
-        dry_run=True,
-        clock=world.clock,
-    )
+    world.claim(job, run, dry_run=True)
     run_apply(
         world.store,
         job_id=job,
@@ -254,16 +259,7 @@ def dry_run_done(world: World, job: str, coverage: str) -> None:
 )
 def email_candidate(world: World, job: str, recipient: str, artifact: str) -> None:
     run = world.next_run(job)
-    claim_apply(
-        world.store,
-        world.facts[job],
-        world.policy,
-        run_id=run,
-        worker_id="w1",
-        model="none",
-        dry_run=True,
-        clock=world.clock,
-    )
+    world.claim(job, run, dry_run=True)
     candidate = EmailCandidate(
         run_id=run,
         recipient=recipient,
@@ -319,34 +315,13 @@ def other_decision(world: World, decision: str, job: str) -> None:
 @when(parsers.parse('a live run of "{job}" is claimed'))
 def live_claim(world: World, job: str) -> None:
     run = world.next_run(job)
-    world.attempt(
-        lambda: claim_apply(
-            world.store,
-            world.facts[job],
-            world.policy,
-            run_id=run,
-            worker_id="w1",
-            model="none",
-            dry_run=False,
-            clock=world.clock,
-        )
-    )
+    world.attempt(lambda: world.claim(job, run, dry_run=False))
 
 
 @given(parsers.parse('a live email run of "{job}" recorded its submit intent and then the worker crashed'))
 def crashed_after_intent(world: World, job: str) -> None:
     run = world.next_run(job)
-    claim_apply(
-        world.store,
-        world.facts[job],
-        world.policy,
-        run_id=run,
-        worker_id="w1",
-        model="none",
-        dry_run=False,
-        email=True,
-        clock=world.clock,
-    )
+    world.claim(job, run, dry_run=False, email=True)
     repo = jobs(world.store, world.clock)
     app = repo.get(job)
     app.intend_submit(
@@ -358,17 +333,7 @@ def crashed_after_intent(world: World, job: str) -> None:
 @given(parsers.parse('a live run of "{job}" was claimed and its worker crashed before any submit intent'))
 def crashed_before_intent(world: World, job: str) -> None:
     run = world.next_run(job)
-    claim_apply(
-        world.store,
-        world.facts[job],
-        world.policy,
-        run_id=run,
-        worker_id="w1",
-        model="none",
-        dry_run=False,
-        email=True,
-        clock=world.clock,
-    )
+    world.claim(job, run, dry_run=False, email=True)
 
 
 @when(parsers.parse('two workers claim a live run of "{job}" at the same time'))
@@ -379,16 +344,7 @@ def racing_claims(world: World, job: str) -> None:
     def claim(run: str) -> None:
         barrier.wait()
         try:
-            claim_apply(
-                world.store,
-                world.facts[job],
-                world.policy,
-                run_id=run,
-                worker_id=run,
-                model="none",
-                dry_run=False,
-                clock=world.clock,
-            )
+            world.claim(job, run, dry_run=False, worker_id=run)
             outcomes.append("claimed")
         except JobCtrlError as exc:
             outcomes.append(exc.code)
@@ -434,35 +390,14 @@ def no_approval(world: World) -> None:
 @when(parsers.parse('a batch {mode} claim of "{job}" is made'))
 def batch_claim(world: World, mode: str, job: str) -> None:
     run = world.next_run(job)
-    world.attempt(
-        lambda: claim_apply(
-            world.store,
-            world.facts[job],
-            world.policy,
-            run_id=run,
-            worker_id="w1",
-            model="none",
-            dry_run=mode == "dry",
-            batch=True,
-            clock=world.clock,
-        )
-    )
+    world.attempt(lambda: world.claim(job, run, dry_run=mode == "dry", batch=True))
 
 
 @when(parsers.parse('a dry run of "{job}" fills the page with the real browser'))
 def real_dry_run(world: World, chromium: Browser, job_site: LocalJobSite, job: str) -> None:
     job_site.reset()
     run = world.next_run(job)
-    claim_apply(
-        world.store,
-        world.facts[job],
-        world.policy,
-        run_id=run,
-        worker_id="w1",
-        model="none",
-        dry_run=True,
-        clock=world.clock,
-    )
+    world.claim(job, run, dry_run=True)
     _run_real(world, chromium, job, run)
 
 
@@ -524,17 +459,7 @@ def send_email(world: World, smtp: tuple[Inbox, int], job: str) -> None:
         nonlocal run
         if world.app(job).run(run).dry_run:
             run = world.next_run(job)
-            claim_apply(
-                world.store,
-                world.facts[job],
-                world.policy,
-                run_id=run,
-                worker_id="w1",
-                model="none",
-                dry_run=False,
-                email=True,
-                clock=world.clock,
-            )
+            world.claim(job, run, dry_run=False, email=True)
         return send_email_application(
             world.store,
             run_id=run,
