@@ -11,9 +11,9 @@ from jobctrl.materials.aggregate import ArtifactType
 from jobctrl.materials.artifacts import ArtifactKind, artifact_id_for
 from jobctrl.materials.documents import decode_resume
 from jobctrl.materials.rendering.html import resume_html
+from jobctrl.materials.rendering.pdf_text import pdf_text
 
 from .conftest import World
-from .pdf_text import pdf_text
 
 pytestmark = pytest.mark.browser
 scenarios("materials/pdf_rendering.feature")

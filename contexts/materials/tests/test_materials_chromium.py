@@ -9,6 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from jobctrl.materials.rendering.pdf import ChromiumPdfRenderer
+from jobctrl.materials.rendering.pdf_text import pdf_text
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 
@@ -52,3 +53,24 @@ def test_rendering_fetches_nothing_and_returns_a_pdf(server: ThreadingHTTPServer
         assert renderer.renders == 1
     assert pdf.startswith(b"%PDF-")
     assert _Counting.hits == 0
+
+
+def test_one_page_serves_every_render_and_nothing_carries_over() -> None:
+    first = "<html><body><p>Alpha document only</p></body></html>"
+    second = "<html><body><p>Bravo document only</p></body></html>"
+    with ChromiumPdfRenderer() as renderer:
+        a, b = renderer.render(first), renderer.render(second)
+        assert renderer.renders == 2 and renderer.pages_opened == 1
+    assert "Alpha" in pdf_text(a) and "Bravo" not in pdf_text(a)
+    assert "Bravo" in pdf_text(b) and "Alpha" not in pdf_text(b)
+
+
+def test_a_page_that_broke_is_replaced_by_the_next_render() -> None:
+    with ChromiumPdfRenderer() as renderer:
+        renderer.render("<p>one</p>")
+        page = renderer._page
+        assert page is not None
+        page.close()  # e.g. its renderer process crashed
+        pdf = renderer.render("<p>Charlie after a crash</p>")
+        assert renderer.pages_opened == 2
+    assert "Charlie" in pdf_text(pdf)

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import re
 
+import pytest
 from temporalio.exceptions import ActivityError, ApplicationError, RetryState
 
-from jobctrl.kernel.errors import BudgetExceededError, MissingInputError, SourceUnavailableError
+from jobctrl.kernel.errors import (
+    BudgetExceededError,
+    ConfigurationError,
+    MissingInputError,
+    SourceUnavailableError,
+)
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of, to_application_error
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
 from jobctrl.runtime.activities.ports import SpendStatus
+from jobctrl.runtime.settings import pdf_render_lanes
 from jobctrl.runtime.telemetry.interceptor import (
     DETAIL_LIMIT,
     RuntimeTelemetry,
@@ -98,3 +106,17 @@ def test_details_are_capped_oldest_first_with_an_exact_total() -> None:
     assert snap.per_kind == {"other": 1, "score_job": DETAIL_LIMIT + 5}
     telemetry.end(seqs[0], succeeded=True)
     assert telemetry.snapshot().durations["score_job"]["count"] == 1
+
+
+@pytest.mark.parametrize("raw", ["0", "17", "two", "", "1.5"])
+def test_a_bad_pdf_renderer_count_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch, raw: str) -> None:
+    monkeypatch.setenv("JOBCTRL_PDF_RENDERERS", raw)
+    with pytest.raises(ConfigurationError, match="JOBCTRL_PDF_RENDERERS"):
+        pdf_render_lanes()
+
+
+def test_pdf_renderers_default_to_two_and_follow_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JOBCTRL_PDF_RENDERERS", raising=False)
+    assert pdf_render_lanes() == min(2, os.cpu_count() or 1)
+    monkeypatch.setenv("JOBCTRL_PDF_RENDERERS", "3")
+    assert pdf_render_lanes() == 3

@@ -12,7 +12,6 @@ API, which is bound to the thread that started it, so every render runs on one d
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from temporalio import activity
 
@@ -24,7 +23,6 @@ from jobctrl.activity_contracts.stage_tracking import (
     TrackedStage,
     owner_from_activity,
 )
-from jobctrl.activity_contracts.threads import run_heartbeating
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
 from jobctrl.kernel.store import EventStore
@@ -37,6 +35,7 @@ from jobctrl.materials.drafts import COVER_TASK, TAILOR_TASK, CoverLetterDraft, 
 from jobctrl.materials.offline_writer import OfflineMaterialsWriter
 from jobctrl.materials.profile import CandidateProfile, TargetPosting
 from jobctrl.materials.render_pdf import RenderPdf, render_pdf
+from jobctrl.materials.rendering.lanes import RenderLanes
 from jobctrl.materials.rendering.pdf import PdfRenderer
 from jobctrl.materials.tailor_resume import TailorResume, TailorStatus, tailor_resume
 from jobctrl.materials.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
@@ -88,6 +87,7 @@ class MaterialsActivities:
         tracker: StageTracker,
         clock: Clock,
         spend: SpendRecorder | None = None,
+        render_lanes: int = 1,
     ) -> None:
         self.store = store
         self.llm = llm
@@ -98,8 +98,7 @@ class MaterialsActivities:
         self.tracker = tracker
         self.clock = clock
         self.spend = spend
-        self._render_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jobctrl-pdf")
-        self._renderer: PdfRenderer | None = None
+        self._lanes = RenderLanes(renderer, render_lanes)
 
     def _inputs(self, job_id: str) -> tuple[CandidateProfile, TargetPosting]:
         found = self.inputs(job_id)
@@ -156,32 +155,22 @@ class MaterialsActivities:
 
         return self._step(params, "cover", work)
 
-    def _render_both(self, job_id: str, origin: WriteOrigin) -> None:
-        if self._renderer is None:
-            self._renderer = self.renderer()  # created on the render thread, used only there
+    def _render_both(self, renderer: PdfRenderer, job_id: str, origin: WriteOrigin) -> None:
         for kind in (ArtifactType.RESUME, ArtifactType.COVER_LETTER):
             render_pdf(
                 RenderPdf(job_id, kind, origin=origin),
-                store=self.store, renderer=self._renderer, artifacts=self.artifacts, clock=self.clock,
+                store=self.store, renderer=renderer, artifacts=self.artifacts, clock=self.clock,
             )  # fmt: skip
 
     @activity.defn(name="render_pdf")
     async def render_pdf(self, params: PreparationStepInput) -> PreparationStepResult:
         origin = _origin(owner_from_activity())
         try:
-            await run_heartbeating(self._render_thread, lambda: self._render_both(params.job_id, origin))
+            await self._lanes.run(lambda renderer: self._render_both(renderer, params.job_id, origin))
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
         return PreparationStepResult("done")
 
     def close(self) -> None:
-        """Stop Chromium on its own thread, then the thread."""
-
-        def stop() -> None:
-            closer = getattr(self._renderer, "close", None)
-            if closer is not None:
-                closer()
-            self._renderer = None
-
-        self._render_thread.submit(stop).result()
-        self._render_thread.shutdown()
+        """Stop each lane's Chromium on its own thread, then the threads."""
+        self._lanes.close()

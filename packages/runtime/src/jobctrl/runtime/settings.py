@@ -74,6 +74,21 @@ class EnvSettings:
             raise ConfigurationError(f"bad runtime setting: {exc}") from exc
 
 
+def pdf_render_lanes() -> int:
+    """``JOBCTRL_PDF_RENDERERS``: Chromium renderers a worker runs side by side (default: 2, or 1 on
+    a one-core machine).  Each is a browser of its own (about 150 MB)."""
+    raw = os.environ.get("JOBCTRL_PDF_RENDERERS")
+    if raw is None:
+        return min(2, os.cpu_count() or 1)
+    try:
+        lanes = int(raw)
+    except ValueError:
+        lanes = 0
+    if not 1 <= lanes <= 16:
+        raise ConfigurationError(f"JOBCTRL_PDF_RENDERERS must be a whole number from 1 to 16, got {raw!r}")
+    return lanes
+
+
 @dataclass(frozen=True)
 class TemporalTarget:
     address: str | None

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.sample_board.postings import BOARDS, DISALLOWED_PREFIX, SAMPLE_POSTINGS, SamplePosting
+from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX, SAMPLE_POSTINGS, SamplePosting
 from jobctrl.discovery.sample_board.server import LocalHttpServer, Route
 
 PUBLISHED = "2026-02-20T09:00:00Z"
@@ -179,8 +180,9 @@ def _json_ld(base: str, p: SamplePosting) -> str:
 class SampleJobBoard:
     """A running sample board (``start``/``stop`` or a context manager)."""
 
-    def __init__(self, *, port: int = 0) -> None:
+    def __init__(self, *, port: int = 0, postings: Sequence[SamplePosting] = SAMPLE_POSTINGS) -> None:
         self.server = LocalHttpServer(port=port)
+        self.postings = tuple(postings)
 
     @property
     def base_url(self) -> str:
@@ -201,9 +203,8 @@ class SampleJobBoard:
         self.stop()
 
     def sources(self) -> list[SourceConfig]:
-        """One SourceConfig per board (plus Northwind's own career page), all pointing at this server."""
-        boards = {(fmt, board, employer) for fmt, board, employer, _n, _b in BOARDS}
-        boards.add(("other", "northwind", "Northwind Analytics"))
+        """One SourceConfig per board (Northwind has its own career page too), all pointing here."""
+        boards = {(p.format, p.board, p.employer) for p in self.postings}
         return [
             SourceConfig(
                 source_id=f"{'careers' if fmt == 'other' else fmt}-{board}",
@@ -220,7 +221,7 @@ class SampleJobBoard:
         robots = f"User-agent: *\nDisallow: {DISALLOWED_PREFIX}\n"
         self.server.set_route("/robots.txt", Route(200, robots.encode(), "text/plain"))
         groups: dict[tuple[str, str], list[SamplePosting]] = {}
-        for p in SAMPLE_POSTINGS:
+        for p in self.postings:
             groups.setdefault((p.format, p.board), []).append(p)
             head = (
                 f'<script type="application/ld+json">{_json_ld(base, p)}</script>'

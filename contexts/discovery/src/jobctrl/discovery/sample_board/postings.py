@@ -220,6 +220,69 @@ def _postings() -> list[SamplePosting]:
 
 
 SAMPLE_POSTINGS: tuple[SamplePosting, ...] = tuple(_postings())
+
+# Synthetic employers for a larger board: one board each, at most one posting per role, so no two of
+# their postings are the same job by content (dedupe compares descriptions within one employer).
+_NAMES = (
+    "Aster", "Beacon", "Cobalt", "Driftwood", "Ember", "Fjord", "Granite", "Harbor", "Ironbark",
+    "Juniper", "Kestrel", "Lumen", "Meridian", "Nimbus", "Orchard", "Quartz", "Redwood", "Saltmarsh",
+    "Tidal", "Vertex", "Willow", "Yarrow", "Zephyr", "Alder", "Basalt",
+)  # fmt: skip
+_KINDS: tuple[tuple[str, str], ...] = (
+    ("Labs", "builds developer tools for teams that ship several times a day"),
+    ("Systems", "makes scheduling software for hospitals and clinics"),
+    ("Logistics", "plans last-mile delivery routes for grocery chains"),
+    ("Energy", "balances battery storage across regional power grids"),
+    ("Finance", "runs a ledger platform for small business lending"),
+    ("Robotics", "builds inspection drones for bridges and wind turbines"),
+    ("Media", "streams live sports to fans in forty countries"),
+    ("Health", "connects patients with physiotherapists for remote care"),
+)
+_FORMATS: tuple[AtsKind, ...] = ("greenhouse", "lever", "ashby", "other")
+MAX_SCALED_POSTINGS = len(SAMPLE_POSTINGS) + len(_NAMES) * len(_KINDS) * len(ROLES)
+
+
+def scaled_postings(total: int) -> tuple[SamplePosting, ...]:
+    """The sample postings, then synthetic employers' postings, ``total`` postings in all.
+
+    Deterministic like the sample itself.  Every synthetic employer has its own board (formats in
+    turn) and at most one posting per role, so every synthetic posting is a distinct job.
+    """
+    if not len(SAMPLE_POSTINGS) <= total <= MAX_SCALED_POSTINGS:
+        raise ValueError(
+            f"a scaled sample board holds {len(SAMPLE_POSTINGS)} to {MAX_SCALED_POSTINGS} postings, "
+            f"not {total}"
+        )
+    out = list(SAMPLE_POSTINGS)
+    employer_index = 0
+    while len(out) < total:
+        name = _NAMES[employer_index % len(_NAMES)]
+        kind, blurb = _KINDS[employer_index // len(_NAMES)]
+        employer = f"{name} {kind}"
+        board = f"{name}{kind}".lower()
+        fmt = _FORMATS[employer_index % len(_FORMATS)]
+        for i in range(min(len(ROLES), total - len(out))):
+            role = ROLES[(i + employer_index) % len(ROLES)]
+            location = LOCATIONS[(i + employer_index) % len(LOCATIONS)]
+            seq = 10_000 + employer_index * 10 + i
+            slug = f"{role.title.lower().replace(',', '').replace(' ', '-')}-{seq}"
+            out.append(
+                SamplePosting(
+                    format=fmt,
+                    board=board,
+                    employer=employer,
+                    native_id=str(4_000_000 + seq) if fmt == "greenhouse" else f"{board}-{seq}",
+                    slug=slug,
+                    title=role.title,
+                    location=location,
+                    department=role.department,
+                    description=describe(employer, blurb, role, location, seq),
+                )
+            )
+        employer_index += 1
+    return tuple(out)
+
+
 # Postings that are the same job as another posting (not new jobs when both are crawled).
 CROSS_POSTED_DUPLICATES = 2
 DISALLOWED_PREFIX = "/careers/contoso/jobs/internal-"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -36,7 +37,9 @@ DEFAULT_THEME = "classic"
 COVER_LETTER_TEMPLATE = "cover_letter.html.j2"
 
 
+@cache
 def _environment() -> Environment:
+    """One environment per process: templates are compiled once (rendering is thread-safe)."""
     return Environment(
         loader=PackageLoader("jobctrl.materials.rendering", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),

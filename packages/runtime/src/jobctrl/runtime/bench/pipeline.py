@@ -5,8 +5,9 @@ same dev server (a no-op workflow with four no-op activities; a job's preparatio
 with five activities, plus its share of Discover).
 
 A job counts when its preparation ended (PDFs, or ``not_eligible``).  ``JOBCTRL_BENCH_PIPELINE_MIN_SCORE``
-(default 1, so nearly every job goes through to PDFs) sets eligibility; the board has 58 postings,
-so the figure is per-job throughput at demo scale, not at 1,000 jobs.
+(default 1, so nearly every job goes through to PDFs) sets eligibility; ``JOBCTRL_BENCH_PIPELINE_JOBS``
+(default 1,000) sizes the sample board (``scaled_postings``: the sample's 58 postings plus synthetic
+employers, every one a distinct job).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.discovery.sample_board.postings import scaled_postings
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.materials.sample import SAMPLE_PROFILE
@@ -31,14 +33,14 @@ from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.worker import sandbox_runner
 
 
-async def _measure(min_score: int, noop_count: int) -> tuple[float, float, int]:
+async def _measure(min_score: int, noop_count: int, postings: int) -> tuple[float, float, int, int]:
     with tempfile.TemporaryDirectory() as tmp:
         async with DevServer.start(Path(tmp) / "bench-temporal.db") as server:
             client = await server.wait_ready()
             noop = await _rate(client, noop_count, sandbox_runner())
             db = open_database(f"sqlite:///{tmp}/bench.db")
             store = EventStore(db, registry())
-            with SampleJobBoard() as board:
+            with SampleJobBoard(postings=scaled_postings(postings)) as board:
                 sources = board.sources()
                 comp = Composition.build(
                     db,
@@ -63,14 +65,16 @@ async def _measure(min_score: int, noop_count: int) -> tuple[float, float, int]:
                     comp.close()
                     db.dispose()
     jobs = len(report.prepared) + len(report.not_eligible)
-    return jobs / elapsed, noop, len(report.prepared)
+    return jobs / elapsed, noop, len(report.prepared), jobs
 
 
 def run(results: dict[str, Any]) -> None:
     min_score = int(os.environ.get("JOBCTRL_BENCH_PIPELINE_MIN_SCORE", "1"))
     noop_count = int(os.environ.get("JOBCTRL_BENCH_TEMPORAL_WORKFLOWS", "40"))
-    jobs_per_s, noop, prepared = asyncio.run(_measure(min_score, noop_count))
+    postings = int(os.environ.get("JOBCTRL_BENCH_PIPELINE_JOBS", "1000"))
+    jobs_per_s, noop, prepared, jobs = asyncio.run(_measure(min_score, noop_count, postings))
     results["pipeline.jobs_per_s"] = jobs_per_s
+    results["pipeline.jobs"] = jobs
     results["pipeline.jobs_to_pdf"] = prepared
     results["pipeline.noop_workflows_per_s_same_run"] = noop
     results["pipeline.ratio_vs_noop"] = jobs_per_s / noop

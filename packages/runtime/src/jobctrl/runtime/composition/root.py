@@ -50,6 +50,7 @@ from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import SpendStatus
 from jobctrl.runtime.composition.browser import ManagedBrowserApply
 from jobctrl.runtime.composition.facts import JobFacts
+from jobctrl.runtime.settings import pdf_render_lanes
 from jobctrl.scoring.activities import ScoringActivities
 from jobctrl.scoring.offline_rules import register_offline_scoring
 
@@ -113,6 +114,7 @@ class Composition:
         artifacts_root: Path | None = None,
         min_score: int | None = None,
         renderer: Callable[[], PdfRenderer] = ChromiumPdfRenderer,
+        render_lanes: int | None = None,
         browser: Callable[[], object] | None = None,
     ) -> Composition:
         clock = clock or SystemClock()
@@ -171,6 +173,7 @@ class Composition:
             materials=MaterialsActivities(
                 store, llm=llm, artifacts=artifacts, renderer=renderer, inputs=facts.materials_inputs,
                 eligible=facts.eligible, tracker=tracker, clock=clock,
+                render_lanes=pdf_render_lanes() if render_lanes is None else render_lanes,
             ),
             apply=ApplyActivities(
                 store, inputs=facts.apply_inputs, candidates=facts.apply_candidates,
