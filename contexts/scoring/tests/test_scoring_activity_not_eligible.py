@@ -32,6 +32,11 @@ class RecordingTracker:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, str]] = []
+        self.tenants: list[str] = []
+
+    def for_tenant(self, tenant_id: str) -> RecordingTracker:
+        self.tenants.append(tenant_id)
+        return self
 
     def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
         self.calls.append(("begin", stage, ""))

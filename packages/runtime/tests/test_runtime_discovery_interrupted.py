@@ -3,7 +3,8 @@
 answer until the test releases it.
 
 * terminated: Temporal runs none of the workflow's code, so the describe-based reconciler closes the
-  run (``reconciled_terminated``) -- once, however often it runs -- and a rerun is unaffected;
+  run (``reconciled_terminated``, under the run's own tenant) -- once, however often it runs -- and a
+  rerun is unaffected;
 * canceled: the workflow's own cancel path closes it (``canceled``) before ``WorkflowCanceled``.
 """
 
@@ -99,8 +100,8 @@ async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_reru
     store, clock = harness.store, SystemClock()
     async with harness.worker(held.comp.activities(), targets=held.comp.facts) as w:
         first = await w.client.start_workflow(
-            DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="local", source_ids=[SOURCE]),
-            id="discover-local", task_queue=w.task_queue,
+            DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="acme", source_ids=[SOURCE]),
+            id="discover-acme", task_queue=w.task_queue,
         )  # fmt: skip
         await until(lambda: held.asked() >= 1)  # the family is crawling, its answer held
         run_id = first.result_run_id or ""
@@ -109,7 +110,7 @@ async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_reru
 
         reports = [await reconcile_runs(w.client, store, clock) for _ in range(3)]
         assert [r.discovery_runs_closed for r in reports] == [1, 0, 0]
-        assert _lifecycle(store, "discover-local", run_id) == "WorkflowStarted, WorkflowTerminated"
+        assert _lifecycle(store, "discover-acme", run_id) == "WorkflowStarted, WorkflowTerminated"
         (ended,) = _terminals(store, run_id)
         assert isinstance(ended, DiscoveryRunFailed)
         assert (ended.error_class, ended.source_id, ended.retryable) == ("reconciled_terminated", "", True)
@@ -118,8 +119,8 @@ async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_reru
         held.release.set()
         await until(lambda: _late_family_done(store, run_id))
         second = await w.client.start_workflow(
-            DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="local", source_ids=[SOURCE]),
-            id="discover-local", task_queue=w.task_queue,
+            DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="acme", source_ids=[SOURCE]),
+            id="discover-acme", task_queue=w.task_queue,
         )  # fmt: skip
         result: DiscoverResult = await second.result()
         rerun = second.result_run_id or ""
@@ -127,12 +128,12 @@ async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_reru
 
     assert rerun != run_id and result.observed_jobs == 7 and not result.failed_families
     assert again.discovery_runs_closed == 0 and again.settled == 0
-    assert _lifecycle(store, "discover-local", rerun) == "WorkflowStarted, WorkflowCompleted"
+    assert _lifecycle(store, "discover-acme", rerun) == "WorkflowStarted, WorkflowCompleted"
     (done,) = _terminals(store, rerun)
     assert isinstance(done, DiscoveryRunCompleted) and done.error_classes == []
     assert len(_terminals(store, run_id)) == 1  # still exactly one for the terminated run
     assert _run_row(store.db, run_id) == (
-        "local", "failed", '["reconciled_terminated"]', None,
+        "acme", "failed", '["reconciled_terminated"]', None,
     )  # fmt: skip
     assert _run_row(store.db, rerun)[1] == "completed"
 
