@@ -74,3 +74,18 @@ Feature: Discovery runs over the sample job board
     When a discovery run crawls every sample source as 4 families, 4 at a time
     Then the run completed with 57 postings, 55 new jobs, 0 existing, 2 duplicates, 0 held
     And the run progress was recorded as 0/6, 1/6, 2/6, 3/6, 4/6
+
+  Scenario: a run that dies mid-family ends once, failed with the reason, naming no source
+    Given a discovery run was started over 2 source families
+    When the run is interrupted because its workflow was "reconciled_terminated"
+    And the run is interrupted again because its workflow was "canceled"
+    And a family of the dead run reports progress 1 of 4 after all
+    Then the run has exactly one terminal fact
+    And the run failed with the error class "reconciled_terminated", no failed source, retryable
+    And the run progress was recorded as 0/4
+
+  Scenario: a run that finished is never interrupted afterwards
+    Given the sample job board is running
+    And a discovery run crawled every sample source
+    When the finished run is interrupted because its workflow was "reconciled_terminated"
+    Then the log holds no new events

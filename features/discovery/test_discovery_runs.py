@@ -9,7 +9,10 @@ from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.discovery.adapters.base import ObservedPosting
 from jobctrl.discovery.adapters.lever import fetch_lever
+from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
+from jobctrl.discovery.commands.report_run_progress import report_run_progress
 from jobctrl.discovery.commands.run_discovery import run_discovery
+from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
 from jobctrl.discovery.events import (
     AtsKind,
     DiscoveryRunCompleted,
@@ -248,3 +251,43 @@ def filtered(ctx: dict[str, Any], title: str, location: str) -> None:
     postings: list[ObservedPosting] = ctx["postings"]
     assert postings
     assert all(title in p.title and location in p.location for p in postings)
+
+
+# -- a run that dies mid-family (ADR 0079) ----------------------------------------------------------
+@given(parsers.parse("a discovery run was started over {families:d} source families"))
+def started(store: EventStore, clock: FixedClock, families: int) -> None:
+    start_discovery_run(
+        store, run_id="run-d", source_ids=["lever-a", "ashby-b"], family_count=families, clock=clock
+    )
+
+
+@when(parsers.parse('the run is interrupted because its workflow was "{reason}"'))
+@when(parsers.parse('the run is interrupted again because its workflow was "{reason}"'))
+def interrupted(store: EventStore, clock: FixedClock, ctx: dict[str, Any], reason: str) -> None:
+    retryable = reason != "canceled"
+    ctx.setdefault("interrupts", []).append(
+        interrupt_discovery_run(store, run_id="run-d", reason=reason, retryable=retryable, clock=clock)
+    )
+
+
+@when(parsers.parse('the finished run is interrupted because its workflow was "{reason}"'))
+def finished_interrupted(store: EventStore, clock: FixedClock, reason: str) -> None:
+    assert not interrupt_discovery_run(store, run_id="run-1", reason=reason, retryable=True, clock=clock)
+
+
+@when(parsers.parse("a family of the dead run reports progress {done:d} of {total:d} after all"))
+def late_progress(store: EventStore, clock: FixedClock, done: int, total: int) -> None:
+    assert not report_run_progress(store, run_id="run-d", completed=done, total=total, clock=clock)
+
+
+@then("the run has exactly one terminal fact")
+def one_terminal(store: EventStore, ctx: dict[str, Any]) -> None:
+    ended = _events(store, DiscoveryRunFailed) + _events(store, DiscoveryRunCompleted)
+    assert [e.run_id for e in ended] == ["run-d"]
+    assert ctx["interrupts"] == [True, False]
+
+
+@then(parsers.parse('the run failed with the error class "{code}", no failed source, retryable'))
+def interrupted_as(store: EventStore, code: str) -> None:
+    [failed] = _events(store, DiscoveryRunFailed)
+    assert (failed.error_class, failed.source_id, failed.retryable) == (code, "", True)

@@ -27,6 +27,13 @@ Feature: Discover executions, runs, sources, blocked applies and policies are fo
     And discovery run "run-1" reported 9 of 0
     Then discovery run "run-1" shows 3 of 6
 
+  Scenario: A run interrupted mid-family is failed with its reason and blames no source
+    Given source "greenhouse:acme" was registered
+    And discovery run "run-1" reported 1 of 4
+    When discovery run "run-1" was interrupted because its workflow was "reconciled_terminated"
+    Then discovery run "run-1" is failed with "reconciled_terminated" and no failed source
+    And source "greenhouse:acme" has no run failure and no source row was made for the interrupted run
+
   Scenario: An observation resets a source's consecutive failures
     Given source "greenhouse:acme" was registered
     And source "greenhouse:acme" failed a run twice

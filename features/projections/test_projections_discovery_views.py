@@ -137,6 +137,35 @@ def progress_is(world: Any, run: str, done: int, total: int) -> None:
     assert (row.status, row.progress_completed, row.progress_total) == ("running", done, total)
 
 
+@when(parsers.parse('discovery run "{run}" was interrupted because its workflow was "{reason}"'))
+def interrupted(world: Any, run: str, reason: str) -> None:
+    world.append(
+        DiscoveryRunFailed(run_id=run, source_id="", error_class=reason, retryable=True, failed_at=AT)
+    )
+
+
+@then(parsers.parse('discovery run "{run}" is failed with "{reason}" and no failed source'))
+def interrupted_row(world: Any, run: str, reason: str) -> None:
+    t = discovery_run_projections
+    row = _one(world, t, t.c.run_id == run)
+    assert (row.status, row.error_classes_json, row.failed_source_id, row.progress_completed) == (
+        "failed",
+        f'["{reason}"]',
+        None,
+        1,
+    )
+
+
+@then(
+    parsers.parse('source "{source}" has no run failure and no source row was made for the interrupted run')
+)
+def no_blame(world: Any, source: str) -> None:
+    t = source_quality_projections
+    with world.fold().read() as conn:
+        rows = conn.execute(sa.select(t.c.source_id, t.c.run_failures, t.c.last_error_class)).all()
+    assert [tuple(r) for r in rows] == [(source, 0, None)]
+
+
 # -- source quality -------------------------------------------------------------------------------
 @given(parsers.parse('source "{source}" was registered'))
 def registered(world: Any, source: str) -> None:

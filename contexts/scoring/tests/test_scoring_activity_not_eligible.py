@@ -32,6 +32,11 @@ class RecordingTracker:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str, str]] = []
+        self.tenants: list[str] = []
+
+    def for_tenant(self, tenant_id: str) -> RecordingTracker:
+        self.tenants.append(tenant_id)
+        return self
 
     def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
         self.calls.append(("begin", stage, ""))
@@ -108,3 +113,13 @@ def test_no_requirements_ends_the_chain_without_failing_score(database: Database
         ("skip", "tailor", "no_requirements"),
         ("skip", "cover", "no_requirements"),
     ]
+
+
+def test_the_score_and_its_stage_rows_go_under_the_workflows_tenant(database: Database) -> None:
+    acts, tracker = _activities(database, POSTING, 0)
+    result = ActivityEnvironment().run(
+        acts.score_job, PreparationStepInput("acme", "job-1", "score", None, "k")
+    )
+    assert result.status == "done" and tracker.tenants == ["acme"]
+    written = acts.store.read_all(limit=1000)
+    assert written and {e.tenant_id for e in written} == {"acme"}

@@ -90,6 +90,7 @@ class DiscoveryActivities:
                 family_count=len(families),
                 clock=self.clock,
                 workflow_id=ex.workflow_id,
+                tenant_id=ex.tenant_id,
             )
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
@@ -100,7 +101,7 @@ class DiscoveryActivities:
         ex = params.execution
         configs = [c for c in self._runnable([]) if family_of(c) == params.family]
         try:
-            result = asyncio.run(self._crawl(configs, ex.temporal_run_id, ex.workflow_id))
+            result = asyncio.run(self._crawl(configs, ex.temporal_run_id, ex.workflow_id, ex.tenant_id))
             if result.failed:
                 raise _first_failure(result)
             ref = DiscoveryExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id)
@@ -121,6 +122,7 @@ class DiscoveryActivities:
                         total=params.progress.total,
                         clock=self.clock,
                         workflow_id=ex.workflow_id,
+                        tenant_id=ex.tenant_id,
                     )
                 )
         except JobCtrlError as exc:
@@ -136,7 +138,9 @@ class DiscoveryActivities:
             rejected_duplicates=counts.rejected_duplicates,
         )
 
-    async def _crawl(self, configs: Sequence[SourceConfig], run_id: str, workflow_id: str) -> FamilyResult:
+    async def _crawl(
+        self, configs: Sequence[SourceConfig], run_id: str, workflow_id: str, tenant_id: str
+    ) -> FamilyResult:
         async with self.gateway() as gateway:
             return await run_source_family(
                 self.store,
@@ -146,6 +150,7 @@ class DiscoveryActivities:
                 clock=self.clock,
                 policy_override=self.policy_override,
                 workflow_id=workflow_id,
+                tenant_id=tenant_id,
             )
 
 

@@ -60,24 +60,28 @@ class EnrichmentActivities:
         ex = params.execution
         owner = owner_from_activity()
         jobs = list(self.targets(ex.tenant_id, ex.workflow_id, ex.temporal_run_id))
-        return EnrichmentResult(asyncio.run(self._enrich_all(jobs, owner)))
+        return EnrichmentResult(asyncio.run(self._enrich_all(jobs, owner, ex.tenant_id)))
 
-    async def _enrich_all(self, jobs: Sequence[EnrichJob], owner: StepOwner) -> int:
+    async def _enrich_all(self, jobs: Sequence[EnrichJob], owner: StepOwner, tenant_id: str) -> int:
+        """Every fact of the pass (enrichment and stage events) is written under the workflow's tenant."""
         enriched = 0
+        tracker = self.tracker.for_tenant(tenant_id)
         async with self.fetcher() as fetcher:
             for n, job in enumerate(jobs, start=1):
                 activity.heartbeat(n)
-                if not self.tracker.begin(job.job_id, "enrich", owner):
+                if not tracker.begin(job.job_id, "enrich", owner):
                     continue  # enriched already: the snapshot is reused
                 try:
-                    outcome = await enrich_job(job, store=self.store, fetcher=fetcher, clock=self.clock)
+                    outcome = await enrich_job(
+                        job, store=self.store, fetcher=fetcher, clock=self.clock, tenant_id=tenant_id
+                    )
                 except JobCtrlError as exc:
-                    self.tracker.fail(job.job_id, "enrich", owner, exc)
+                    tracker.fail(job.job_id, "enrich", owner, exc)
                     continue
                 if outcome.status is EnrichStatus.ENRICHED:
-                    self.tracker.succeed(job.job_id, "enrich", owner)
+                    tracker.succeed(job.job_id, "enrich", owner)
                     enriched += 1
                 else:
                     reason = ",".join(b.value for b in outcome.blocked_by) or outcome.status.value
-                    self.tracker.fail(job.job_id, "enrich", owner, EnrichmentNotUsable(reason))
+                    tracker.fail(job.job_id, "enrich", owner, EnrichmentNotUsable(reason))
         return enriched

@@ -10,6 +10,7 @@ import msgspec
 
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import ConcurrencyConflict, EventStore
 from jobctrl.materials.aggregate import JobMaterials
 from jobctrl.materials.profile import CandidateProfile, TargetPosting
@@ -21,18 +22,22 @@ MAX_REPORTED_ISSUES = 20  # ResumeFailed carries at most this many reasons
 
 @dataclass(frozen=True)
 class WriteOrigin:
-    """Who is writing (the Temporal workflow id, run id and attempt), stored as event metadata."""
+    """Who is writing (the Temporal workflow id, run id and attempt), stored as event metadata, and
+    for which tenant (the envelope's ``tenant_id``)."""
 
     workflow_id: str | None = None
     run_id: str | None = None
     attempt: int | None = None
+    tenant_id: str = LOCAL_TENANT
 
     def metadata(self) -> dict[str, Any]:
-        return {k: v for k, v in vars(self).items() if v is not None}
+        return {k: v for k, v in vars(self).items() if v is not None and k != "tenant_id"}
 
 
-def repository(store: EventStore, clock: Clock) -> AggregateRepository[JobMaterials]:
-    return AggregateRepository.for_class(store, JobMaterials, clock=clock)
+def repository(
+    store: EventStore, clock: Clock, tenant_id: str = LOCAL_TENANT
+) -> AggregateRepository[JobMaterials]:
+    return AggregateRepository.for_class(store, JobMaterials, clock=clock, tenant_id=tenant_id)
 
 
 def load(repo: AggregateRepository[JobMaterials], job_id: str) -> JobMaterials:

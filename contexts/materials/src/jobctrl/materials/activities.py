@@ -70,8 +70,8 @@ def register_offline_materials(provider: OfflineProvider) -> None:
     provider.register(COVER_TASK, CoverLetterDraft, cover)
 
 
-def _origin(owner: StepOwner) -> WriteOrigin:
-    return WriteOrigin(owner.workflow_id, owner.run_id, owner.attempt)
+def _origin(owner: StepOwner, tenant_id: str) -> WriteOrigin:
+    return WriteOrigin(owner.workflow_id, owner.run_id, owner.attempt, tenant_id)
 
 
 class MaterialsActivities:
@@ -110,19 +110,20 @@ class MaterialsActivities:
         self, params: PreparationStepInput, stage: TrackedStage, work: Callable[[StepOwner], None]
     ) -> PreparationStepResult:
         owner = owner_from_activity()
+        tracker = self.tracker.for_tenant(params.tenant_id)  # stage rows under the workflow's tenant
         reason = self.eligible(params.job_id)
         try:
             if reason is not None:
-                self.tracker.skip(params.job_id, stage, reason)
+                tracker.skip(params.job_id, stage, reason)
                 return PreparationStepResult("not_eligible", reason)
-            if not self.tracker.begin(params.job_id, stage, owner):
+            if not tracker.begin(params.job_id, stage, owner):
                 return PreparationStepResult("done")  # succeeded already: reused
             try:
                 work(owner)
             except JobCtrlError as exc:
-                self.tracker.fail(params.job_id, stage, owner, exc)
+                tracker.fail(params.job_id, stage, owner, exc)
                 raise
-            self.tracker.succeed(params.job_id, stage, owner)
+            tracker.succeed(params.job_id, stage, owner)
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
         return PreparationStepResult("done")
@@ -132,7 +133,7 @@ class MaterialsActivities:
         def work(owner: StepOwner) -> None:
             profile, posting = self._inputs(params.job_id)
             outcome = tailor_resume(
-                TailorResume(profile, posting, origin=_origin(owner)),
+                TailorResume(profile, posting, origin=_origin(owner, params.tenant_id)),
                 store=self.store, llm=self.llm, artifacts=self.artifacts, clock=self.clock, spend=self.spend,
             )  # fmt: skip
             if outcome.status is TailorStatus.FAILED:
@@ -146,7 +147,7 @@ class MaterialsActivities:
         def work(owner: StepOwner) -> None:
             profile, posting = self._inputs(params.job_id)
             outcome = write_cover_letter(
-                WriteCoverLetter(profile, posting, origin=_origin(owner)),
+                WriteCoverLetter(profile, posting, origin=_origin(owner, params.tenant_id)),
                 store=self.store, llm=self.llm, artifacts=self.artifacts, clock=self.clock, spend=self.spend,
             )  # fmt: skip
             if outcome.status in (CoverStatus.REJECTED, CoverStatus.EXHAUSTED):
@@ -164,7 +165,7 @@ class MaterialsActivities:
 
     @activity.defn(name="render_pdf")
     async def render_pdf(self, params: PreparationStepInput) -> PreparationStepResult:
-        origin = _origin(owner_from_activity())
+        origin = _origin(owner_from_activity(), params.tenant_id)
         try:
             await self._lanes.run(lambda renderer: self._render_both(renderer, params.job_id, origin))
         except JobCtrlError as exc:

@@ -48,7 +48,7 @@ def render_pdf(
     command: RenderPdf, *, store: EventStore, renderer: PdfRenderer, artifacts: ArtifactStore, clock: Clock
 ) -> RenderOutcome:
     theme(command.theme_id)  # unknown theme: typed error before anything happens
-    repo = repository(store, clock)
+    repo = repository(store, clock, command.origin.tenant_id)
     materials = load(repo, command.job_id)
     if command.artifact_type is ArtifactType.RESUME:
         source_id, source_kind, pdf_kind = (

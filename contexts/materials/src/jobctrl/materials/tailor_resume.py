@@ -77,7 +77,7 @@ def tailor_resume(
     profile, posting = command.profile, command.posting
     profile.validate()
     posting.validate()
-    repo = repository(store, clock)
+    repo = repository(store, clock, command.origin.tenant_id)
     materials = load(repo, posting.job_id)
     baseline = command.baseline_generation
     if baseline is not None and materials.generation > baseline and materials.resume_artifact_id:

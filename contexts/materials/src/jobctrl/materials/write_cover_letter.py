@@ -71,7 +71,7 @@ def write_cover_letter(
     profile, posting = command.profile, command.posting
     profile.validate()
     posting.validate()
-    repo = repository(store, clock)
+    repo = repository(store, clock, command.origin.tenant_id)
     materials = load(repo, posting.job_id)
     resume_id = materials.require_resume()
     if materials.current_cover_artifact_id is not None:

@@ -49,7 +49,6 @@ class PreparationStateActivities:
     def recover_preparation_state(self, params: PreparationStepInput) -> None:
         owner = owner_from_activity()
         holder = StageOwner(owner.workflow_id, owner.run_id, owner.attempt)
-        at = isoformat(self.tracker.service.clock.now())
-        self.tracker.service.run(
-            params.job_id, lambda s: s.reconcile_owned_rows(holder, {}, at=at), owner=holder
-        )
+        service = self.tracker.for_tenant(params.tenant_id).service
+        at = isoformat(service.clock.now())
+        service.run(params.job_id, lambda s: s.reconcile_owned_rows(holder, {}, at=at), owner=holder)

@@ -83,24 +83,26 @@ class ScoringActivities:
         self.clock = clock
         self.min_score = min_score
 
-    def _skip_rest(self, job_id: str, code: str) -> None:
+    def _skip_rest(self, tracker: StageTracker, job_id: str, code: str) -> None:
         for stage in SKIPPED_WHEN_NOT_ELIGIBLE:
-            self.tracker.skip(job_id, stage, code)  # only a Pending row moves; idempotent on retry
+            tracker.skip(job_id, stage, code)  # only a Pending row moves; idempotent on retry
 
-    def _verdict(self, job_id: str) -> PreparationStepResult:
+    def _verdict(self, tracker: StageTracker, job_id: str) -> PreparationStepResult:
         reason = eligibility(self.store, job_id, self.min_score)
         if reason is None:
             return PreparationStepResult("done")
         code = ineligibility_code(self.store, job_id, self.min_score) or "not_eligible"
-        self._skip_rest(job_id, code)
+        self._skip_rest(tracker, job_id, code)
         return PreparationStepResult("not_eligible", reason)
 
     @activity.defn(name="score_job")
     def score_job(self, params: PreparationStepInput) -> PreparationStepResult:
         owner = owner_from_activity()
+        # The score and the stage rows are written under the preparation workflow's tenant.
+        tracker = self.tracker.for_tenant(params.tenant_id)
         try:
-            if not self.tracker.begin(params.job_id, "score", owner):
-                return self._verdict(params.job_id)  # scored already: reuse
+            if not tracker.begin(params.job_id, "score", owner):
+                return self._verdict(tracker, params.job_id)  # scored already: reuse
             try:
                 description, profile = self.descriptions(params.job_id), self.profile()
                 if not description or profile is None:
@@ -110,17 +112,18 @@ class ScoringActivities:
                     store=self.store,
                     llm=self.llm,
                     clock=self.clock,
+                    tenant_id=params.tenant_id,
                 )
             except NoRequirementsError as exc:
                 # Nothing to match against: the chain ends without failing.  The running Score row is
                 # settled (canceled, reason no_requirements) and the stages after it are skipped.
-                self.tracker.skip(params.job_id, "score", NO_REQUIREMENTS)
-                self._skip_rest(params.job_id, NO_REQUIREMENTS)
+                tracker.skip(params.job_id, "score", NO_REQUIREMENTS)
+                self._skip_rest(tracker, params.job_id, NO_REQUIREMENTS)
                 return PreparationStepResult("not_eligible", exc.code)
             except JobCtrlError as exc:
-                self.tracker.fail(params.job_id, "score", owner, exc)
+                tracker.fail(params.job_id, "score", owner, exc)
                 raise
-            self.tracker.succeed(params.job_id, "score", owner)
+            tracker.succeed(params.job_id, "score", owner)
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
-        return self._verdict(params.job_id)
+        return self._verdict(tracker, params.job_id)

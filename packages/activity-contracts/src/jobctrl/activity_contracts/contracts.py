@@ -144,6 +144,16 @@ class FinishDiscoveryRunInput:
 
 
 @dataclass(frozen=True)
+class InterruptDiscoveryRunInput:
+    """The Discover run failed or was canceled before its families reported: close its DiscoveryRun
+    with ``reason`` (ADR 0079).  A run already finished, or never started, records nothing."""
+
+    execution: ExecutionRef
+    reason: str
+    retryable: bool = False
+
+
+@dataclass(frozen=True)
 class EnrichmentInput:
     execution: ExecutionRef
     progress: ProgressTick

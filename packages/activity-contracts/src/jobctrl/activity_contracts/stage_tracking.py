@@ -3,6 +3,7 @@
 Contexts cannot import orchestration, which owns the stage machine (``JobStages``); an activity takes a
 ``StageTracker`` and the worker's composition root passes orchestration's implementation.  Usage::
 
+    tracker = self.tracker.for_tenant(params.tenant_id)   # write under the workflow's tenant
     owner = owner_from_activity()
     if not tracker.begin(job_id, "score", owner):
         return already_done            # the stage already succeeded: never redo it
@@ -41,6 +42,10 @@ def owner_from_activity() -> StepOwner:
 
 
 class StageTracker(Protocol):
+    def for_tenant(self, tenant_id: str) -> StageTracker:
+        """The same tracker writing its stage events under ``tenant_id`` (the workflow's tenant)."""
+        ...
+
     def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
         """Start the stage (settling a row left running by an earlier attempt of the same workflow);
         False when the stage already succeeded and must not be redone."""
@@ -57,6 +62,9 @@ class StageTracker(Protocol):
 
 class NoStageTracking:
     """For activities run outside a worker's composition (tests of one context): records nothing."""
+
+    def for_tenant(self, tenant_id: str) -> NoStageTracking:
+        return self
 
     def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
         return True

@@ -3,6 +3,8 @@
 Progress is monotonic as on the DiscoveryRun aggregate: ``progress_total`` never shrinks,
 ``progress_completed`` never goes back and never exceeds the total, and a report with total 0 changes
 nothing.  The first terminal event (completed or failed) wins; a duplicate or late one is ignored.
+A run interrupted before its families reported (ADR 0079) is ``failed`` with the reason as its only
+error class and no failed source.
 """
 
 from __future__ import annotations
@@ -161,7 +163,8 @@ def on_failed(row: DiscoveryRunRow | None, event: DiscoveryRunFailed, info: Even
         info,
         status="failed",
         error_classes_json=_encoder.encode([bound_text(event.error_class, 80)]).decode(),
-        failed_source_id=bound_text(event.source_id, 200),
+        # An empty sourceId: the run was interrupted (canceled, terminated, timed out), no source failed.
+        failed_source_id=bound_text(event.source_id, 200) or None,
         retryable=event.retryable,
         finished_at=utc_or_none(event.failed_at),
     )

@@ -169,7 +169,9 @@ def on_observed(row: SourceQualityRow | None, event: JobSourceObserved, info: Ev
 
 def on_run_failed(
     row: SourceQualityRow | None, event: DiscoveryRunFailed, info: EventInfo
-) -> SourceQualityRow:
+) -> SourceQualityRow | None:
+    if not event.source_id:
+        return row  # an interrupted run (canceled, terminated, timed out) says nothing about a source
     return _next(
         row,
         event,
@@ -204,7 +206,6 @@ PROJECTION = Projection(
         Fold(DiscoveryRunFailed, SOURCE_QUALITY, _key, on_run_failed),
         Fold(DiscoveryFeedbackRecorded, SOURCE_QUALITY, _key, on_feedback),
     ),
-    creates_rows_on=frozenset(
-        {"SourceRegistryEntryCreated", "SourceStateChanged", "JobSourceObserved", "DiscoveryRunFailed"}
-    ),
+    # Not DiscoveryRunFailed: an interrupted run names no source and leaves no row (ADR 0079).
+    creates_rows_on=frozenset({"SourceRegistryEntryCreated", "SourceStateChanged", "JobSourceObserved"}),
 )

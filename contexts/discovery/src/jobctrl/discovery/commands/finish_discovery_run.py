@@ -13,6 +13,7 @@ from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 
 
@@ -37,9 +38,10 @@ def finish_discovery_run(
     run_id: str,
     clock: Clock,
     workflow_id: str | None = None,
+    tenant_id: str = LOCAL_TENANT,
 ) -> bool:
     """True when this call recorded the terminal fact (False: the run had already finished)."""
-    runs = AggregateRepository.for_class(store, DiscoveryRun, clock=clock)
+    runs = AggregateRepository.for_class(store, DiscoveryRun, clock=clock, tenant_id=tenant_id)
     run = runs.get(run_id)
     at = isoformat(clock.now())
     failures = [f for r in results for f in r.failures]

@@ -18,7 +18,7 @@ from jobctrl.discovery.domain.job import Job
 from jobctrl.discovery.domain.urls import normalize_url
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
-from jobctrl.kernel.ids import deterministic_id, new_job_id
+from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id, new_job_id
 from jobctrl.kernel.store import ConcurrencyConflict, EventStore
 
 
@@ -37,6 +37,7 @@ def record_observation(
     clock: Clock,
     new_id: Callable[[], str] = new_job_id,
     workflow_id: str | None = None,
+    tenant_id: str = LOCAL_TENANT,
 ) -> ObservationOutcome:
     identity = resolve_identity(
         posting_url=posting.posting_url,
@@ -45,7 +46,9 @@ def record_observation(
         ats_kind=posting.ats_kind,
     )
     decision = decide(Candidate(identity, posting.title, posting.employer, posting.description), catalog)
-    recorder = _Recorder(store, posting, run_id=run_id, clock=clock, workflow_id=workflow_id)
+    recorder = _Recorder(
+        store, posting, run_id=run_id, clock=clock, workflow_id=workflow_id, tenant_id=tenant_id
+    )
     if decision.verdict is Verdict.NEW:
         job_id = recorder.create(identity, catalog, new_id())
         if job_id is not None:
@@ -67,13 +70,14 @@ class _Recorder:
         run_id: str,
         clock: Clock,
         workflow_id: str | None,
+        tenant_id: str,
     ) -> None:
         self.store = store
         self.posting = posting
         self.run_id = run_id
         self.workflow_id = workflow_id
-        self.jobs = AggregateRepository.for_class(store, Job, clock=clock)
-        self.claims = AggregateRepository.for_class(store, IdentityClaim, clock=clock)
+        self.jobs = AggregateRepository.for_class(store, Job, clock=clock, tenant_id=tenant_id)
+        self.claims = AggregateRepository.for_class(store, IdentityClaim, clock=clock, tenant_id=tenant_id)
         self.at = isoformat(clock.now())
         self.observed_url = normalize_url(posting.posting_url)
         self.observation_id = deterministic_id(

@@ -12,6 +12,7 @@ from jobctrl.discovery.commands.report_run_progress import report_run_progress
 from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
 from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
 from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway
 
@@ -27,6 +28,7 @@ async def run_discovery(
     clock: Clock,
     policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
     max_parallel_families: int = 1,
+    tenant_id: str = LOCAL_TENANT,
 ) -> list[FamilyResult]:
     """Start, crawl the families (at most ``max_parallel_families`` at once, capped at 4), advance
     progress by one per finished family, finish.  The last 2 steps of the progress total (terminal
@@ -37,6 +39,7 @@ async def run_discovery(
         source_ids=[s.source_id for family in families for s in family],
         family_count=len(families),
         clock=clock,
+        tenant_id=tenant_id,
     )
     catalog = load_catalog(store)  # one dedupe view shared by the families of this process
     gate = asyncio.Semaphore(max(1, min(MAX_PARALLEL_FAMILIES, max_parallel_families)))
@@ -53,11 +56,14 @@ async def run_discovery(
                 clock=clock,
                 policy_override=policy_override,
                 catalog=catalog,
+                tenant_id=tenant_id,
             )
         finished += 1
-        report_run_progress(store, run_id=run_id, completed=finished, total=total, clock=clock)
+        report_run_progress(
+            store, run_id=run_id, completed=finished, total=total, clock=clock, tenant_id=tenant_id
+        )
         return result
 
     results = list(await asyncio.gather(*(crawl(family) for family in families)))
-    finish_discovery_run(store, results, run_id=run_id, clock=clock)
+    finish_discovery_run(store, results, run_id=run_id, clock=clock, tenant_id=tenant_id)
     return results

@@ -20,7 +20,7 @@ from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.ids import new_job_id
+from jobctrl.kernel.ids import LOCAL_TENANT, new_job_id
 from jobctrl.kernel.store import EventStore
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
@@ -85,6 +85,7 @@ async def run_source_family(
     new_id: Callable[[], str] = new_job_id,
     workflow_id: str | None = None,
     catalog: JobCatalog | None = None,
+    tenant_id: str = LOCAL_TENANT,
 ) -> FamilyResult:
     """Fetch every source, then record the postings.  Pass ``catalog`` to share one dedupe view
     between families running concurrently in this process (recording is synchronous, so no two
@@ -111,8 +112,9 @@ async def run_source_family(
         duplicates = 0
         for posting in postings:
             outcome = record_observation(
-                store, catalog, posting, run_id=run_id, clock=clock, new_id=new_id, workflow_id=workflow_id
-            )
+                store, catalog, posting, run_id=run_id, clock=clock, new_id=new_id, workflow_id=workflow_id,
+                tenant_id=tenant_id,
+            )  # fmt: skip
             tally.add(outcome.verdict)
             duplicates += outcome.verdict in (Verdict.CONTENT_DUPLICATE, Verdict.HELD)
             if outcome.verdict is not Verdict.HELD and outcome.job_id not in job_ids:

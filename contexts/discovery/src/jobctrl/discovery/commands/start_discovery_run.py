@@ -8,6 +8,7 @@ from jobctrl.discovery.domain.progress import progress_total
 from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 
 
@@ -20,9 +21,10 @@ def start_discovery_run(
     clock: Clock,
     profile_snapshot_id: str | None = None,
     workflow_id: str | None = None,
+    tenant_id: str = LOCAL_TENANT,
 ) -> int:
     """Returns the progress total the families and terminal steps report against."""
-    runs = AggregateRepository.for_class(store, DiscoveryRun, clock=clock)
+    runs = AggregateRepository.for_class(store, DiscoveryRun, clock=clock, tenant_id=tenant_id)
     run = runs.load(run_id) or DiscoveryRun(run_id)
     at = isoformat(clock.now())
     run.start(source_ids=list(source_ids), profile_snapshot_id=profile_snapshot_id, at=at)

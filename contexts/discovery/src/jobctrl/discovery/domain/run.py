@@ -16,6 +16,8 @@ from jobctrl.kernel.text import bounded_code
 
 MAX_ERROR_CLASSES = 20
 MAX_SOURCE_IDS = 1000
+#: ``DiscoveryRunFailed.sourceId`` of a run that ended without any source failing (``interrupt``).
+NO_SOURCE = ""
 
 
 class DiscoveryRun(Aggregate):
@@ -40,6 +42,8 @@ class DiscoveryRun(Aggregate):
         )
 
     def report_progress(self, *, completed: int, total: int, at: str) -> bool:
+        if self.finished:
+            return False  # a late report (a family still crawling for a terminated run) moves nothing
         nxt = self.progress.after(completed, total)
         if nxt is None:
             return False
@@ -68,6 +72,23 @@ class DiscoveryRun(Aggregate):
                 run_id=self.id,
                 source_id=source_id,
                 error_class=bounded_code(error_class),
+                retryable=retryable,
+                failed_at=at,
+            )
+        )
+        return True
+
+    def interrupt(self, *, reason: str, retryable: bool, at: str) -> bool:
+        """The run ended before its families reported: the workflow failed or was canceled elsewhere,
+        or Temporal terminated / timed it out (ADR 0079).  No source caused it, so ``sourceId`` is
+        empty and ``errorClass`` is the bounded reason."""
+        if self.finished:
+            return False
+        self._record(
+            DiscoveryRunFailed(
+                run_id=self.id,
+                source_id=NO_SOURCE,
+                error_class=bounded_code(reason),
                 retryable=retryable,
                 failed_at=at,
             )

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
+
+#: A held answer is released at the latest after this long, so a forgotten hold cannot wedge a thread.
+HOLD_LIMIT_S = 120.0
 
 
 class _QuietServer(ThreadingHTTPServer):
@@ -28,6 +31,8 @@ class Route:
     content_type: str = "application/json"
     delay_s: float = 0.0
     headers: tuple[tuple[str, str], ...] = ()
+    #: Hold the answer until this event is set (a source that blocks until a test releases it).
+    hold: threading.Event | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +86,12 @@ class LocalHttpServer:
         with self._state.lock:
             self._state.routes[path] = route
 
+    def hold_route(self, path: str, until: threading.Event) -> None:
+        """Keep answering ``path`` as before, but only once ``until`` is set."""
+        with self._state.lock:
+            route = self._state.routes.get(path, Route(404, b'{"error":"not found"}'))
+            self._state.routes[path] = replace(route, hold=until)
+
     def start(self) -> LocalHttpServer:
         state = self._state
 
@@ -104,6 +115,8 @@ class LocalHttpServer:
                 try:
                     if route is None:
                         route = Route(404, b'{"error":"not found"}')
+                    if route.hold is not None:
+                        route.hold.wait(HOLD_LIMIT_S)
                     if route.delay_s:
                         time.sleep(route.delay_s)
                     self.send_response(route.status)

@@ -21,7 +21,7 @@ from jobctrl.enrichment.readiness import EnrichmentOutcome, EnrichStatus, Failur
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.ids import InvalidIdError, checked_id
+from jobctrl.kernel.ids import LOCAL_TENANT, InvalidIdError, checked_id
 from jobctrl.kernel.store import EventStore
 
 
@@ -63,10 +63,15 @@ def _validate(command: EnrichJob) -> None:
 
 
 async def enrich_job(
-    command: EnrichJob, *, store: EventStore, fetcher: PageFetcher, clock: Clock
+    command: EnrichJob,
+    *,
+    store: EventStore,
+    fetcher: PageFetcher,
+    clock: Clock,
+    tenant_id: str = LOCAL_TENANT,
 ) -> EnrichmentOutcome:
     _validate(command)
-    repo = AggregateRepository.for_class(store, PostingEnrichment, clock=clock)
+    repo = AggregateRepository.for_class(store, PostingEnrichment, clock=clock, tenant_id=tenant_id)
     enrichment = repo.load(command.job_id) or PostingEnrichment(command.job_id)
 
     extraction: Extraction | None = None

@@ -12,6 +12,7 @@ from typing import TypeVar
 
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.events import Stage
 from jobctrl.orchestration.stages.aggregate import JobStages, ReconciledRow
@@ -21,9 +22,13 @@ T = TypeVar("T")
 
 
 class StageService:
-    def __init__(self, store: EventStore, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self, store: EventStore, *, clock: Clock | None = None, tenant_id: str = LOCAL_TENANT
+    ) -> None:
+        self.store = store
         self.clock = clock or SystemClock()
-        self.repo = AggregateRepository.for_class(store, JobStages, clock=self.clock)
+        self.tenant_id = tenant_id
+        self.repo = AggregateRepository.for_class(store, JobStages, clock=self.clock, tenant_id=tenant_id)
 
     def load(self, job_id: str) -> JobStages:
         return self.repo.load(job_id) or JobStages(job_id)

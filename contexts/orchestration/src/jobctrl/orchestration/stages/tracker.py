@@ -10,11 +10,13 @@ Succeeded row is never started again: ``begin`` answers False and the activity r
 
 from __future__ import annotations
 
+import copy
 import time
 
 from jobctrl.activity_contracts.stage_tracking import StepOwner, TrackedStage
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.stages import limits
 from jobctrl.orchestration.stages.aggregate import JobStages
@@ -41,9 +43,19 @@ def _owner(owner: StepOwner) -> StageOwner:
 
 
 class StageTrackerService:
-    def __init__(self, store: EventStore, *, clock: Clock | None = None) -> None:
-        self.service = StageService(store, clock=clock)
+    def __init__(
+        self, store: EventStore, *, clock: Clock | None = None, tenant_id: str = LOCAL_TENANT
+    ) -> None:
+        self.service = StageService(store, clock=clock, tenant_id=tenant_id)
         self._started: dict[tuple[str, str], float] = {}
+
+    def for_tenant(self, tenant_id: str) -> StageTrackerService:
+        """Stage events of ``tenant_id``'s workflow go under that tenant (the step durations are shared)."""
+        if tenant_id == self.service.tenant_id:
+            return self
+        other = copy.copy(self)
+        other.service = StageService(self.service.store, clock=self.service.clock, tenant_id=tenant_id)
+        return other
 
     def _now(self) -> str:
         return isoformat(self.service.clock.now())

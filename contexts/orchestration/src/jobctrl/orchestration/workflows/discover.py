@@ -8,6 +8,11 @@ and the run still succeeds; only when *every* planned family failed does the run
 Once the families are done, ``finish_discovery_run`` records the DiscoveryRun's terminal fact
 (completed with counts and error classes, or failed when every family failed) before the run goes on
 or fails (ADR 0070; patched ``discover-finish-run-v1`` so histories recorded before it replay).
+If the run fails or is canceled before that (a cancel while families crawl, a failed backlog sweep),
+``interrupt_discovery_run`` closes the DiscoveryRun with the failure code or ``canceled`` before the
+lifecycle frame records the workflow's own terminal fact (ADR 0079; patched
+``discover-interrupt-run-v1``).  Terminations and timeouts run no workflow code: the describe-based
+reconciler closes those runs.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from jobctrl.orchestration.workflows.contracts import (
     FanoutInput,
     FanoutResult,
     FinishDiscoveryRunInput,
+    InterruptDiscoveryRunInput,
     PipelineStepChange,
     PipelineStepsInput,
     PlanSourcesInput,
@@ -42,6 +48,8 @@ from jobctrl.orchestration.workflows.lifecycle import now_iso, run_with_lifecycl
 WORKFLOW_TYPE = "DiscoverWorkflow"
 SOURCE_FAILED = "discovery_source_failed"
 FINISH_RUN_PATCH = "discover-finish-run-v1"
+INTERRUPT_RUN_PATCH = "discover-interrupt-run-v1"
+CANCELED = "canceled"
 
 
 @dataclass(frozen=True)
@@ -85,6 +93,7 @@ class DiscoverWorkflow:
         self._total = 0
         self._heartbeat = policies.HEARTBEAT
         self._heartbeat_s = 0.0
+        self._run_finished = False
 
     @workflow.query
     def progress(self) -> DiscoverProgress:
@@ -103,8 +112,27 @@ class DiscoverWorkflow:
         execution = ExecutionRef(params.tenant, info.workflow_id, info.run_id)
         summary = {"tenant": params.tenant, "sources": ",".join(params.source_ids)[:200]}
         return await run_with_lifecycle(
-            WORKFLOW_TYPE, params.tenant, summary, lambda: self._discover(params, execution)
+            WORKFLOW_TYPE, params.tenant, summary, lambda: self._discover_closing_run(params, execution)
         )
+
+    async def _discover_closing_run(
+        self, params: DiscoverWorkflowInput, execution: ExecutionRef
+    ) -> DiscoverResult:
+        """Every way out of the body leaves the DiscoveryRun closed (ADR 0079)."""
+        try:
+            return await self._discover(params, execution)
+        except (Exception, asyncio.CancelledError) as exc:
+            if not self._run_finished and workflow.patched(INTERRUPT_RUN_PATCH):
+                cancelled = isinstance(exc, asyncio.CancelledError) or is_cancelled_exception(exc)
+                failure = failure_of(exc)
+                reason, retryable = (CANCELED, False) if cancelled else (failure.code, failure.retryable)
+                await workflow.execute_activity(
+                    "interrupt_discovery_run",
+                    InterruptDiscoveryRunInput(execution, reason, retryable),
+                    start_to_close_timeout=policies.SHORT,
+                    retry_policy=policies.LIFECYCLE,
+                )
+            raise
 
     async def _steps(self, execution: ExecutionRef, *changes: PipelineStepChange) -> None:
         await workflow.execute_activity(
@@ -196,6 +224,7 @@ class DiscoverWorkflow:
                 start_to_close_timeout=policies.SHORT,
                 retry_policy=policies.LIFECYCLE,
             )
+            self._run_finished = True
         if families and len(failed) == len(families):
             # Surface the sources' own errors, not a generic one (ADR 0041).
             raise ApplicationError(

@@ -10,7 +10,7 @@ import msgspec
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
-from jobctrl.kernel.ids import InvalidIdError, checked_id
+from jobctrl.kernel.ids import LOCAL_TENANT, InvalidIdError, checked_id
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm.port import LlmPort, StructuredRequest
 from jobctrl.scoring.aggregates import JobScore, ScoringPolicyHistory
@@ -94,7 +94,9 @@ def _confidence(rows_total: int, assessed: int) -> str:
     return "high" if share >= 0.8 else "medium" if share >= 0.5 else "low"
 
 
-def score_job(command: ScoreJob, *, store: EventStore, llm: LlmPort, clock: Clock) -> ScoreOutcome:
+def score_job(
+    command: ScoreJob, *, store: EventStore, llm: LlmPort, clock: Clock, tenant_id: str = LOCAL_TENANT
+) -> ScoreOutcome:
     try:
         checked_id(command.job_id)
         checked_id(command.policy_id)
@@ -106,7 +108,7 @@ def score_job(command: ScoreJob, *, store: EventStore, llm: LlmPort, clock: Cloc
     description = description[:MAX_DESCRIPTION_CHARS]
     digest = posting_hash(description)
     policy = current_policy(store, command.policy_id, clock)
-    repo = AggregateRepository.for_class(store, JobScore, clock=clock)
+    repo = AggregateRepository.for_class(store, JobScore, clock=clock, tenant_id=tenant_id)
     existing = repo.load(command.job_id)
     if not command.force and existing is not None and _reusable(existing, policy, command, digest):
         assert existing.fit_score is not None and existing.breakdown is not None

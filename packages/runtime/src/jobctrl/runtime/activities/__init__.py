@@ -45,6 +45,7 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
         spend.check_spend_budget,
         fanout.discovery_preparation_fanout,
         discovery_run.finish_discovery_run,
+        discovery_run.interrupt_discovery_run,
         continuation.profile_continuation_targets,
         continuation.profile_continuation_status,
     ]

@@ -5,6 +5,10 @@ when every family failed (runtime reference §0.5) -- through the discovery cont
 ``finish_discovery_run`` command, whose first terminal result wins, so a retried activity records
 nothing new.  A run that was never started (a worker whose planning is not the discovery context's)
 has nothing to finish.
+
+``interrupt_discovery_run``: the workflow failed or was canceled before ``finish_discovery_run`` ran,
+so the run ends as ``DiscoveryRunFailed`` with the reason as its error class and no source (ADR 0079);
+the same first-terminal-wins rule makes it a no-op after a finish, a retry or the reconciler.
 """
 
 from __future__ import annotations
@@ -12,12 +16,17 @@ from __future__ import annotations
 from temporalio import activity
 
 from jobctrl.discovery.commands.finish_discovery_run import finish_discovery_run
+from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
 from jobctrl.discovery.commands.run_source_family import FamilyResult, SourceFailure
 from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.orchestration.workflows.contracts import FamilyOutcome, FinishDiscoveryRunInput
+from jobctrl.orchestration.workflows.contracts import (
+    FamilyOutcome,
+    FinishDiscoveryRunInput,
+    InterruptDiscoveryRunInput,
+)
 from jobctrl.orchestration.workflows.errors import to_application_error
 from jobctrl.runtime.activities.deps import ActivityDeps
 
@@ -51,6 +60,24 @@ class DiscoveryRunActivities:
                 run_id=ex.temporal_run_id,
                 clock=clock,
                 workflow_id=ex.workflow_id,
+                tenant_id=ex.tenant_id,
+            )
+        except JobCtrlError as exc:
+            raise to_application_error(exc) from exc
+
+    @activity.defn(name="interrupt_discovery_run")
+    def interrupt_discovery_run(self, params: InterruptDiscoveryRunInput) -> bool:
+        """True when this call recorded the run's terminal fact."""
+        ex = params.execution
+        try:
+            return interrupt_discovery_run(
+                self.deps.store,
+                run_id=ex.temporal_run_id,
+                reason=params.reason,
+                retryable=params.retryable,
+                clock=self.deps.clock,
+                workflow_id=ex.workflow_id,
+                tenant_id=ex.tenant_id,
             )
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc

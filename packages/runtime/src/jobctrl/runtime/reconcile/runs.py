@@ -7,6 +7,9 @@ provisional ``reconciled_not_found`` terminal and keeps probing.  When a provisi
 reappears, a ``WorkflowStarted`` with ``recoveredFromMissingHistory=true`` restores it, and a later
 pass settles its real outcome.  A real terminal is never overwritten: every write re-reads the run
 inside its write transaction first (``append_lifecycle(only_if_open=True)``).
+
+A Discover run settled as anything but completed also gets its DiscoveryRun closed, with the
+verdict's code as the reason, before the verdict is appended (ADR 0079).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from jobctrl.orchestration.events import (
     WorkflowTerminated,
     WorkflowTimedOut,
 )
+from jobctrl.runtime.reconcile.discovery_runs import close_orphaned_discovery_run
 from jobctrl.runtime.workflow_runs import NOT_FOUND, RunState, append_lifecycle, fold_runs
 
 
@@ -37,6 +41,7 @@ class ReconcileReport:
     settled: int
     not_found: int
     recovered: int
+    discovery_runs_closed: int = 0
 
 
 async def _describe(client: Client, workflow_id: str, run_id: str) -> WorkflowExecutionDescription | None:
@@ -81,7 +86,7 @@ def _closed_event(run: RunState, status: Status, finished_at: str) -> DomainEven
 
 async def reconcile_runs(client: Client, store: EventStore, clock: Clock) -> ReconcileReport:
     runs = [r for r in fold_runs(store).values() if r.open]
-    settled = not_found = recovered = 0
+    settled = not_found = recovered = discovery_closed = 0
     for run in runs:
         desc = await _describe(client, run.workflow_id, run.run_id)
         if desc is not None and desc.status == Status.CONTINUED_AS_NEW:
@@ -138,6 +143,9 @@ async def reconcile_runs(client: Client, store: EventStore, clock: Clock) -> Rec
             continue
         closed_at = desc.close_time or now
         closed = _closed_event(run, desc.status, isoformat(closed_at))
+        reason = getattr(closed, "error_code", None)
+        if reason is not None and close_orphaned_discovery_run(store, run, desc.status, reason, clock):
+            discovery_closed += 1
         if append_lifecycle(
             store,
             run.workflow_id,
@@ -148,4 +156,4 @@ async def reconcile_runs(client: Client, store: EventStore, clock: Clock) -> Rec
             only_if_open=True,
         ):
             settled += 1
-    return ReconcileReport(len(runs), settled, not_found, recovered)
+    return ReconcileReport(len(runs), settled, not_found, recovered, discovery_closed)

@@ -1,0 +1,41 @@
+"""Close the DiscoveryRun of a Discover workflow run that ended without running its own code (ADR 0079).
+
+A terminated or timed-out Discover (or one whose worker died and Temporal then closed it) never
+reached its ``interrupt_discovery_run`` activity, so its DiscoveryRun would stay open in the read
+model for ever.  When the describe-based reconciler settles such a run it closes the discovery run
+first, with the verdict's own code as the reason, and only then appends the ``Workflow*`` verdict: a
+crash between the two leaves the workflow run open, and the next pass closes nothing twice (the run's
+first terminal fact wins) and appends the verdict.
+"""
+
+from __future__ import annotations
+
+from temporalio.client import WorkflowExecutionStatus as Status
+
+from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
+from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.workflows.discover import WORKFLOW_TYPE as DISCOVER
+from jobctrl.runtime.workflow_runs import RunState
+
+#: A rerun may succeed after Temporal stopped the run; a cancel was somebody's decision, and a failure
+#: Temporal reports without our own outcome carries no code we could trust to be transient.
+RETRYABLE: frozenset[Status] = frozenset({Status.TERMINATED, Status.TIMED_OUT})
+
+
+def close_orphaned_discovery_run(
+    store: EventStore, run: RunState, status: Status, reason: str, clock: Clock
+) -> bool:
+    """True when this call recorded the discovery run's terminal fact.  A completed workflow finished
+    its run itself (ADR 0070); another workflow type has no discovery run."""
+    if run.workflow_type != DISCOVER or status == Status.COMPLETED:
+        return False
+    return interrupt_discovery_run(
+        store,
+        run_id=run.run_id,
+        reason=reason,
+        retryable=status in RETRYABLE,
+        clock=clock,
+        workflow_id=run.workflow_id,
+        tenant_id=run.tenant_id,
+    )

@@ -1,0 +1,166 @@
+"""A Discover run that dies mid-family still ends its DiscoveryRun with exactly one terminal fact
+(ADR 0079), on the real dev server with the real discovery activities over a source that holds its
+answer until the test releases it.
+
+* terminated: Temporal runs none of the workflow's code, so the describe-based reconciler closes the
+  run (``reconciled_terminated``, under the run's own tenant) -- once, however often it runs -- and a
+  rerun is unaffected;
+* canceled: the workflow's own cancel path closes it (``canceled``) before ``WorkflowCanceled``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from jobctrl.discovery.commands.register_sources import register_sources
+from jobctrl.discovery.events import DiscoveryRunCompleted, DiscoveryRunFailed, DiscoveryRunStarted
+from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import SystemClock
+from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
+from jobctrl.projections import ProjectionRunner
+from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
+from jobctrl.runtime.composition.root import Composition
+from jobctrl.runtime.reconcile.runs import reconcile_runs
+from jobctrl.runtime.testing.harness import Harness
+from jobctrl.runtime.testing.scenario import until
+from jobctrl.runtime.workflow_runs import stream_for
+
+pytestmark = [pytest.mark.temporal, pytest.mark.integration]
+
+SOURCE = "lever-initech"
+LISTING = "/v0/postings/initech"
+TERMINAL = (DiscoveryRunCompleted, DiscoveryRunFailed)
+
+
+@dataclass
+class HeldBoard:
+    board: SampleJobBoard
+    release: threading.Event
+    comp: Composition
+
+    def asked(self) -> int:
+        return len(self.board.server.requests_to(LISTING))
+
+
+@pytest.fixture
+def held(database: Database, harness: Harness, tmp_path: Path) -> Iterator[HeldBoard]:
+    release = threading.Event()
+    with SampleJobBoard() as board:
+        board.server.hold_route(LISTING, release)
+        sources = [s for s in board.sources() if s.source_id == SOURCE]
+        comp = Composition.build(database, harness.store, sources=lambda: sources, artifacts_root=tmp_path)
+        register_sources(comp.store, sources, clock=comp.clock)
+        try:
+            yield HeldBoard(board, release, comp)
+        finally:
+            release.set()  # a still-crawling activity gets its answer and the worker can stop
+            comp.close()
+
+
+def _decoded(store: EventStore) -> list[DomainEvent]:
+    return [store.registry.decode(e) for e in store.read_all(limit=100_000)]
+
+
+def _terminals(store: EventStore, run_id: str) -> list[DomainEvent]:
+    return [e for e in _decoded(store) if isinstance(e, TERMINAL) and e.run_id == run_id]
+
+
+def _lifecycle(store: EventStore, workflow_id: str, run_id: str) -> str:
+    return ", ".join(r.event_type for r in store.read_stream(stream_for(workflow_id, run_id)))
+
+
+def _run_row(db: Database, run_id: str) -> tuple[object, ...]:
+    """(tenant, status, error classes, failed source) of the run in ``discovery_run_projections``."""
+    ProjectionRunner(db, registry()).catch_up()
+    t = discovery_run_projections
+    query = sa.select(t.c.tenant_id, t.c.status, t.c.error_classes_json, t.c.failed_source_id)
+    with db.read() as conn:
+        return tuple(conn.execute(query.where(t.c.run_id == run_id)).one())
+
+
+def _late_family_done(store: EventStore, run_id: str) -> bool:
+    """The terminated run's family activity finished after all: it linked its members."""
+    rows = store.read_all(limit=100_000, types=["DiscoveryExecutionMemberLinked"])
+    return any(run_id.encode() in r.payload for r in rows)
+
+
+@pytest.mark.asyncio
+async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_rerun_is_unaffected(
+    harness: Harness, held: HeldBoard
+) -> None:
+    store, clock = harness.store, SystemClock()
+    async with harness.worker(held.comp.activities(), targets=held.comp.facts) as w:
+        first = await w.client.start_workflow(
+            DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="acme", source_ids=[SOURCE]),
+            id="discover-acme", task_queue=w.task_queue,
+        )  # fmt: skip
+        await until(lambda: held.asked() >= 1)  # the family is crawling, its answer held
+        run_id = first.result_run_id or ""
+        assert [e for e in _decoded(store) if isinstance(e, DiscoveryRunStarted) and e.run_id == run_id]
+        await first.terminate("killed mid-family by the test")
+
+        reports = [await reconcile_runs(w.client, store, clock) for _ in range(3)]
+        assert [r.discovery_runs_closed for r in reports] == [1, 0, 0]
+        assert _lifecycle(store, "discover-acme", run_id) == "WorkflowStarted, WorkflowTerminated"
+        (ended,) = _terminals(store, run_id)
+        assert isinstance(ended, DiscoveryRunFailed)
+        assert (ended.error_class, ended.source_id, ended.retryable) == ("reconciled_terminated", "", True)
+
+        # The held answer arrives for the dead run's family; it must not reopen or move the closed run.
+        held.release.set()
+        await until(lambda: _late_family_done(store, run_id))
+        second = await w.client.start_workflow(
+            DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="acme", source_ids=[SOURCE]),
+            id="discover-acme", task_queue=w.task_queue,
+        )  # fmt: skip
+        result: DiscoverResult = await second.result()
+        rerun = second.result_run_id or ""
+        again = await reconcile_runs(w.client, store, clock)
+
+    assert rerun != run_id and result.observed_jobs == 7 and not result.failed_families
+    assert again.discovery_runs_closed == 0 and again.settled == 0
+    assert _lifecycle(store, "discover-acme", rerun) == "WorkflowStarted, WorkflowCompleted"
+    (done,) = _terminals(store, rerun)
+    assert isinstance(done, DiscoveryRunCompleted) and done.error_classes == []
+    assert len(_terminals(store, run_id)) == 1  # still exactly one for the terminated run
+    assert _run_row(store.db, run_id) == (
+        "acme", "failed", '["reconciled_terminated"]', None,
+    )  # fmt: skip
+    assert _run_row(store.db, rerun)[1] == "completed"
+
+
+@pytest.mark.asyncio
+async def test_a_canceled_discover_closes_its_run_on_its_own_cancel_path(
+    harness: Harness, held: HeldBoard
+) -> None:
+    store = harness.store
+    async with harness.worker(held.comp.activities(), targets=held.comp.facts) as w:
+        handle = await w.client.start_workflow(
+            DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="local", source_ids=[SOURCE]),
+            id="discover-local", task_queue=w.task_queue,
+        )  # fmt: skip
+        await until(lambda: held.asked() >= 1)
+        run_id = handle.result_run_id or ""
+        await handle.cancel()
+        await until(lambda: "WorkflowCanceled" in _lifecycle(store, "discover-local", run_id))
+        # Nothing is left for the reconciler: the workflow recorded both terminal facts itself.
+        report = await reconcile_runs(w.client, store, SystemClock())
+        held.release.set()
+
+    assert report.discovery_runs_closed == 0
+    assert _lifecycle(store, "discover-local", run_id) == "WorkflowStarted, WorkflowCanceled"
+    (ended,) = _terminals(store, run_id)
+    assert isinstance(ended, DiscoveryRunFailed)
+    assert (ended.error_class, ended.source_id, ended.retryable) == ("canceled", "", False)
+    # The DiscoveryRun was closed before the workflow's own terminal fact.
+    rows = store.read_all(limit=100_000, types=["DiscoveryRunFailed", "WorkflowCanceled"])
+    assert [r.event_type for r in rows] == ["DiscoveryRunFailed", "WorkflowCanceled"]
