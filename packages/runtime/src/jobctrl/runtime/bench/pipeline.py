@@ -33,7 +33,9 @@ from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.worker import sandbox_runner
 
 
-async def _measure(min_score: int, noop_count: int, postings: int) -> tuple[float, float, int, int]:
+async def _measure(
+    min_score: int, noop_count: int, postings: int
+) -> tuple[float, float, int, int, float, float]:
     with tempfile.TemporaryDirectory() as tmp:
         async with DevServer.start(Path(tmp) / "bench-temporal.db") as server:
             client = await server.wait_ready()
@@ -56,23 +58,33 @@ async def _measure(min_score: int, noop_count: int, postings: int) -> tuple[floa
                         address=server.address, task_queue=f"bench-{uuid.uuid4().hex[:8]}",
                     ) as rt:  # fmt: skip
                         started = time.perf_counter()
+                        marks: dict[str, float] = {}
+
+                        def progress(phase: str, done: int, total: int) -> None:
+                            if phase == "discover" and done == total:
+                                marks["discovered"] = time.perf_counter() - started
+
                         report = await run_pipeline(
                             rt.client, comp, task_queue=rt.worker.task_queue, profile=SAMPLE_PROFILE,
-                            sources=sources, top_n=0,
+                            sources=sources, top_n=0, progress=progress,
                         )  # fmt: skip
                         elapsed = time.perf_counter() - started
                 finally:
                     comp.close()
                     db.dispose()
     jobs = len(report.prepared) + len(report.not_eligible)
-    return jobs / elapsed, noop, len(report.prepared), jobs
+    return jobs / elapsed, noop, len(report.prepared), jobs, marks.get("discovered", 0.0), elapsed
 
 
 def run(results: dict[str, Any]) -> None:
     min_score = int(os.environ.get("JOBCTRL_BENCH_PIPELINE_MIN_SCORE", "1"))
     noop_count = int(os.environ.get("JOBCTRL_BENCH_TEMPORAL_WORKFLOWS", "40"))
     postings = int(os.environ.get("JOBCTRL_BENCH_PIPELINE_JOBS", "1000"))
-    jobs_per_s, noop, prepared, jobs = asyncio.run(_measure(min_score, noop_count, postings))
+    jobs_per_s, noop, prepared, jobs, discover_s, total_s = asyncio.run(
+        _measure(min_score, noop_count, postings)
+    )
+    results["pipeline.discover_s"] = discover_s
+    results["pipeline.total_s"] = total_s
     results["pipeline.jobs_per_s"] = jobs_per_s
     results["pipeline.jobs"] = jobs
     results["pipeline.jobs_to_pdf"] = prepared
