@@ -24,6 +24,7 @@ RECORDED = (  # written by jobctrl.runtime.testing.record_histories; v1 predates
     "preparation_failed_at_cover.json",
     "preparation_failed_at_cover_v2.json",
     "apply_single.json",
+    "profile_continuation.json",  # awaits an older continuation, prepares two jobs
 )
 
 
