@@ -182,9 +182,10 @@ async def test_the_worker_start_up_drains_an_intent_left_while_no_worker_ran(
     finally:
         runtime.stop()
         await asyncio.wait_for(task, 30)
-    # The older revision never started: coalesced into the newest, so only version 2 was prepared.
+    # The older revision never started: coalesced into the newest, so only version 2 was prepared;
+    # version 2's run recorded its terminal fact before it closed.
     statuses = {i.profile_version: i.status for i in service.load().intents.values()}
-    assert statuses == {1: IntentStatus.COALESCED, 2: IntentStatus.DISPATCH_INTENDED}
+    assert statuses == {1: IntentStatus.COALESCED, 2: IntentStatus.CLOSED}
     assert sorted(scores.seen) == [(j, 2) for j in JOBS]
     older = continuation_workflow_id(tenant, updated_event_id(store, tenant, 0))
     assert await runs_of(client, older) == 0
