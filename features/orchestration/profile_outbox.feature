@@ -41,3 +41,17 @@ Feature: Candidate profile changes continue preparation through an outbox
     When the outbox is drained while earlier continuations are still running
     Then the drain attaches to the intent of profile version 1 and starts the intent of profile version 2
     And no intent was coalesced
+
+  Scenario: A closed continuation is never attached to or started again
+    Given the outbox was drained
+    And the continuation of profile version 1 closed as "succeeded"
+    And the profile was saved with skills "Python, SQL, Rust" and style "classic"
+    When the outbox is drained while Temporal no longer knows any continuation
+    Then the drain starts the intent of profile version 2
+    And the intent of profile version 1 is closed
+
+  Scenario: A continuation closes once, and only after its dispatch
+    Given the outbox was drained
+    When the continuation of profile version 1 closes as "failed" and then as "canceled"
+    Then the log holds one ProfileContinuationClosed for profile version 1 with outcome "failed"
+    And closing a continuation the outbox never dispatched records nothing

@@ -149,3 +149,65 @@ def attaches(profiles: ProfileService, ctx: dict[str, Any], old: int, new: int) 
 @then("no intent was coalesced")
 def none_coalesced(profiles: ProfileService) -> None:
     assert all(i.status is not IntentStatus.COALESCED for i in profiles.load().intents.values())
+
+
+@given(parsers.parse('the continuation of profile version {version:d} closed as "{outcome}"'))
+def closed_as(profiles: ProfileService, version: int, outcome: str) -> None:
+    workflow_id = _intent_for(profiles, version).workflow_id
+    assert profiles.close_continuation(workflow_id, outcome, recorded_by="workflow")  # type: ignore[arg-type]
+
+
+@when("the outbox is drained while Temporal no longer knows any continuation")
+def drain_purged(profiles: ProfileService, ctx: dict[str, Any]) -> None:
+    # "closed" answers for what Temporal says; after retention's purge it knows nothing (never closed)
+    ctx["plan"] = profiles.drain_outbox(lambda workflow_id: False)
+
+
+@then(parsers.parse("the intent of profile version {version:d} is closed"))
+def is_closed(profiles: ProfileService, version: int) -> None:
+    assert _intent_for(profiles, version).status is IntentStatus.CLOSED
+
+
+@when(
+    parsers.parse(
+        'the continuation of profile version {version:d} closes as "{first}" and then as "{second}"'
+    )
+)
+def closes_twice(
+    profiles: ProfileService, ctx: dict[str, Any], version: int, first: str, second: str
+) -> None:
+    workflow_id = _intent_for(profiles, version).workflow_id
+    ctx["closed"] = [
+        profiles.close_continuation(workflow_id, first, recorded_by="workflow"),  # type: ignore[arg-type]
+        profiles.close_continuation(workflow_id, second, recorded_by="outbox_drain"),  # type: ignore[arg-type]
+    ]
+
+
+@then(
+    parsers.parse(
+        'the log holds one ProfileContinuationClosed for profile version {version:d} with outcome "{outcome}"'
+    )
+)
+def one_closed(
+    profiles: ProfileService, store: EventStore, ctx: dict[str, Any], version: int, outcome: str
+) -> None:
+    assert ctx["closed"] == [True, False]
+    closed = [
+        store.registry.decode(r)
+        for r in store.read_stream(STREAM)
+        if r.event_type == "ProfileContinuationClosed"
+    ]
+    intent = _intent_for(profiles, version)
+    assert [(c.intent_id, c.workflow_id, c.outcome, c.recorded_by) for c in closed] == [  # type: ignore[attr-defined]
+        (intent.intent_id, intent.workflow_id, outcome, "workflow")
+    ]
+
+
+@then("closing a continuation the outbox never dispatched records nothing")
+def never_dispatched(profiles: ProfileService, store: EventStore) -> None:
+    profiles.save_profile(_content("Python, SQL, Haskell", "classic"))  # queued, never dispatched
+    queued = _intent_for(profiles, 2)
+    head = store.head_position()
+    assert not profiles.close_continuation(queued.workflow_id, "succeeded", recorded_by="outbox_drain")
+    assert not profiles.close_continuation("profile-continuation-unknown", "failed", recorded_by="workflow")
+    assert store.head_position() == head and queued.status is IntentStatus.QUEUED

@@ -7,6 +7,7 @@ from typing import Any
 
 from jobctrl.discovery.events import DiscoveryFeedbackRecorded
 from jobctrl.orchestration.events import (
+    ProfileContinuationClosed,
     ProfileContinuationCoalesced,
     ProfileContinuationDispatchIntended,
     ProfileContinuationQueued,
@@ -60,6 +61,33 @@ def test_an_intent_that_may_have_started_is_never_coalesced() -> None:
     by_intent = {row.intent_id: row for row in rows.values()}
     assert (by_intent["i1"].status, by_intent["i1"].into_intent_id) == ("dispatch_intended", None)
     assert (by_intent["i3"].status, by_intent["i3"].into_intent_id) == ("coalesced", "i4")
+
+
+def test_only_a_dispatched_continuation_closes_and_only_once() -> None:
+    def closed(intent: str, outcome: str) -> ProfileContinuationClosed:
+        return ProfileContinuationClosed(
+            intent_id=intent, workflow_id="prepare", outcome=outcome, closed_at=AT, recorded_by="workflow"
+        )  # type: ignore[arg-type]
+
+    rows = fold(
+        profiles.PROJECTION,
+        ProfileContinuationQueued(
+            intent_id="i1", profile_version=1, profile_event_id="e1", workflow_id="prepare", queued_at=AT
+        ),
+        ProfileContinuationDispatchIntended(intent_id="i1", workflow_id="prepare", intended_at=AT),
+        closed("i1", "succeeded"),
+        closed("i1", "failed"),  # a second close changes nothing
+        ProfileContinuationQueued(
+            intent_id="i2", profile_version=2, profile_event_id="e2", workflow_id="prepare", queued_at=AT
+        ),
+        ProfileContinuationCoalesced(intent_id="i2", into_intent_id="i3", coalesced_at=AT),
+        closed("i2", "failed"),  # never started: stays coalesced
+        closed("i9", "failed"),  # unknown intent: no row
+    )
+    by_intent = {row.intent_id: row for row in rows.values()}
+    assert set(by_intent) == {"i1", "i2"}
+    assert (by_intent["i1"].status, by_intent["i1"].last_event_position) == ("closed", 3)
+    assert by_intent["i2"].status == "coalesced"
 
 
 def test_feedback_sorts_into_useful_duplicate_and_poor_per_source() -> None:

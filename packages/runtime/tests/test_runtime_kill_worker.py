@@ -1,7 +1,12 @@
 """Kill -9 the worker (or the dev server) mid-run, start another: the same Discover run completes,
-every preparation the fan-out started completes, and no fact is recorded twice.  The run is started
-with a 6 s heartbeat timeout so the killed worker's activities are retried in seconds (the default is
-2 minutes)."""
+every preparation the fan-out started completes, no fact is recorded twice, and the read models equal
+a clean rebuild.  The run is started with a 6 s heartbeat timeout so the killed worker's activities
+are retried in seconds (the default is 2 minutes).
+
+Each worker runs with ``--projections``: the projection runner folds in the worker's own process, so
+the kill -9 hits it mid-fold too, and the restarted worker's runner resumes from the watermark.  After
+the last worker stopped (its runner caught up to the log head), the read models are compared table by
+table with a rebuild of the copied log in a fresh database."""
 
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.materials.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
@@ -33,22 +38,39 @@ from jobctrl.orchestration.workflows.ids import (
     preparation_idempotency_key,
     preparation_workflow_id,
 )
+from jobctrl.projections import read_status
 from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.runtime.composition.root import Composition
-from jobctrl.runtime.embedded import DevServer, spawn_worker
+from jobctrl.runtime.embedded import DevServer
+from jobctrl.runtime.testing.read_models import differing_read_models
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 ONCE_PER_JOB = ("JobScored", "ResumeApproved", "CoverLetterGenerated", "JobEnriched")
 
 
-def _spawn(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+def _spawn(env: dict[str, str], log: Path, address: str | None = None) -> subprocess.Popen[bytes]:
+    """``jobctrl worker --projections`` (on ``address`` when given, else the env's TEMPORAL_ADDRESS)."""
+    child_env = env if address is None else {**env, "TEMPORAL_ADDRESS": address}
     with log.open("ab") as out:
         return subprocess.Popen(
-            [str(Path(sys.executable).parent / "jobctrl"), "worker"],
-            env=env,
+            [str(Path(sys.executable).parent / "jobctrl"), "worker", "--projections"],
+            env=child_env,
             stdout=out,
             stderr=subprocess.STDOUT,
         )
+
+
+def _assert_read_models_equal_a_clean_rebuild(db: Database, tmp_path: Path) -> None:
+    status = read_status(db)  # the last worker's runner caught up when it stopped
+    log_tail = (tmp_path / "worker.log").read_text()[-2000:]
+    assert status.head > 0 and status.watermark == status.head and status.skipped == 0, (status, log_tail)
+    rows = {t.table: t.rows for t in status.tables}
+    assert rows["job_list_projections"] > 0 and rows["job_stage_states"] > 0, rows
+    fresh = open_database(f"sqlite:///{tmp_path / 'clean-rebuild.db'}")
+    try:
+        assert differing_read_models(db, fresh) == []
+    finally:
+        fresh.dispose()
 
 
 @pytest.mark.asyncio
@@ -102,6 +124,7 @@ async def test_killed_worker_restarts_and_the_same_runs_complete_without_duplica
             comp.close()
 
     _assert_each_fact_once(store, completed_at_kill)
+    _assert_read_models_equal_a_clean_rebuild(db, tmp_path)
     db.dispose()
 
 
@@ -145,7 +168,7 @@ async def test_dev_server_killed_and_restarted_from_its_file_the_same_runs_compl
         worker: subprocess.Popen[bytes] | None = None
         try:
             client = await server.wait_ready()
-            worker = spawn_worker(server.address, env=env, log=log)
+            worker = _spawn(env, log, server.address)
             handle = await client.start_workflow(
                 DiscoverWorkflow.run,
                 DiscoverWorkflowInput(
@@ -164,7 +187,7 @@ async def test_dev_server_killed_and_restarted_from_its_file_the_same_runs_compl
 
             server = DevServer.launch(history)  # same file, new ports
             client = await server.wait_ready()
-            worker = spawn_worker(server.address, env=env, log=log)
+            worker = _spawn(env, log, server.address)
             result: DiscoverResult = await asyncio.wait_for(
                 client.get_workflow_handle_for(
                     DiscoverWorkflow.run, discover_workflow_id(tenant), run_id=run_id
@@ -188,4 +211,5 @@ async def test_dev_server_killed_and_restarted_from_its_file_the_same_runs_compl
             server.stop()
             comp.close()
     _assert_each_fact_once(store, completed_at_kill)
+    _assert_read_models_equal_a_clean_rebuild(db, tmp_path)
     db.dispose()

@@ -4,7 +4,9 @@ A genuine change starts exactly one ProfileContinuationWorkflow under its determ
 prepares every target job (score → tailor → cover → pdf) under the new profile version; draining
 again starts nothing new; a normalized no-op starts nothing; an intent left by a save made while no
 worker ran is delivered by the worker's start-up drain; a PATCH /v1/profile drains, and without
-Temporal the save still commits and the intent waits in the outbox.
+Temporal the save still commits and the intent waits in the outbox.  Every continuation ends with its
+terminal fact (success, failure and cancel from the workflow, a terminated run from the next drain), and
+a closed one is never described or started again, even where Temporal no longer knows it (ADR 0077).
 """
 
 from __future__ import annotations
@@ -14,21 +16,26 @@ import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from temporalio import activity
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowFailureError
+from temporalio.exceptions import ApplicationError
 
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.events import ProfileUpdated
+from jobctrl.orchestration.events import ProfileContinuationClosed, ProfileUpdated
 from jobctrl.orchestration.profile.aggregate import IntentStatus, SaveOutcome, continuation_workflow_id
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows.continuation import (
+    TARGETS_ACTIVITY,
     WORKFLOW_TYPE,
+    ContinuationTargetsInput,
     ProfileContinuationResult,
     continuation_key,
 )
+from jobctrl.orchestration.workflows.continuation import ContinuationTargets as TargetList
 from jobctrl.orchestration.workflows.contracts import (
     PreparationStepInput,
     PreparationStepResult,
@@ -37,11 +44,16 @@ from jobctrl.orchestration.workflows.ids import preparation_workflow_id
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.api.app import ApiConfig, create_app
-from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl, WorkflowAlreadyRunning
+from jobctrl.runtime.api.workflow_control import (
+    StartedWorkflow,
+    TemporalWorkflowControl,
+    WorkflowAlreadyRunning,
+)
 from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.testing.fakes import FakeContexts
 from jobctrl.runtime.testing.harness import Harness
+from jobctrl.runtime.testing.server import OTHER_NAMESPACE
 from jobctrl.runtime.worker import WorkerRuntime
 
 JOBS = ["job-a", "job-b"]
@@ -182,9 +194,10 @@ async def test_the_worker_start_up_drains_an_intent_left_while_no_worker_ran(
     finally:
         runtime.stop()
         await asyncio.wait_for(task, 30)
-    # The older revision never started: coalesced into the newest, so only version 2 was prepared.
+    # The older revision never started: coalesced into the newest, so only version 2 was prepared;
+    # version 2's run recorded its terminal fact before it closed.
     statuses = {i.profile_version: i.status for i in service.load().intents.values()}
-    assert statuses == {1: IntentStatus.COALESCED, 2: IntentStatus.DISPATCH_INTENDED}
+    assert statuses == {1: IntentStatus.COALESCED, 2: IntentStatus.CLOSED}
     assert sorted(scores.seen) == [(j, 2) for j in JOBS]
     older = continuation_workflow_id(tenant, updated_event_id(store, tenant, 0))
     assert await runs_of(client, older) == 0
@@ -248,3 +261,137 @@ async def test_a_newer_continuation_awaits_the_older_one_still_running(harness: 
         older = await rw.client.get_workflow_handle(first.started[0]).describe()
         assert older.close_time is not None and result is not None
         assert [v for _, v in scores.seen] == [1, 1, 2, 2]  # every v1 score precedes every v2 score
+
+
+# -- the terminal fact (ADR 0077) -----------------------------------------------------------------
+@dataclass
+class RecordingControl:
+    """The real adapter, noting which executions a drain asked Temporal about."""
+
+    inner: TemporalWorkflowControl
+    described: list[str] = field(default_factory=list)
+
+    async def start(
+        self, workflow_type: str, arg: Any, *, workflow_id: str, task_queue: str, once: bool = False
+    ) -> StartedWorkflow:
+        return await self.inner.start(
+            workflow_type, arg, workflow_id=workflow_id, task_queue=task_queue, once=once
+        )
+
+    async def cancel(self, workflow_id: str, run_id: str | None) -> None:
+        await self.inner.cancel(workflow_id, run_id)
+
+    async def describe(self, workflow_id: str, run_id: str | None) -> str | None:
+        self.described.append(workflow_id)
+        return await self.inner.describe(workflow_id, run_id)
+
+
+def closed_facts(store: EventStore, tenant: str) -> dict[str, tuple[str, str]]:
+    """workflow id → (outcome, recorded by) of every ProfileContinuationClosed of the tenant."""
+    facts: dict[str, tuple[str, str]] = {}
+    for stored in store.read_stream(f"profile-{tenant}"):
+        event = store.registry.decode(stored)
+        if isinstance(event, ProfileContinuationClosed):
+            assert event.workflow_id not in facts  # a continuation closes once
+            facts[event.workflow_id] = (event.outcome, event.recorded_by)
+    return facts
+
+
+@pytest.mark.asyncio
+async def test_a_closed_continuation_is_never_restarted_once_temporal_forgot_it(harness: Harness) -> None:
+    tenant = f"t{uuid.uuid4().hex[:10]}"
+    fakes, scores = FakeContexts(), ScoreCalls()
+    async with harness.worker([*fakes.activities(), scores.activity()], targets=ContinuationTargets()) as rw:
+        service = ProfileService(rw.store, tenant_id=tenant)
+        control = TemporalWorkflowControl.for_client(rw.client)
+        service.save_profile(PROFILE)
+        (done,) = (
+            await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
+        ).started
+        await asyncio.wait_for(rw.client.get_workflow_handle(done).result(), 30)
+        # Its last step recorded the terminal fact, before Temporal closed it.
+        assert closed_facts(rw.store, tenant) == {done: ("succeeded", "workflow")}
+        # A second revision whose start was lost after its dispatch intent (intended, never started).
+        service.save_profile({**PROFILE, "summary": "Staff engineer"})
+        (lost,) = service.drain_outbox(lambda workflow_id: False)
+        assert await control.describe(lost.workflow_id, None) is None
+
+    # Another namespace of the same dev server knows neither execution: the view a drain gets once
+    # Temporal's retention has purged the closed continuation's history.
+    forgetful = RecordingControl(TemporalWorkflowControl(harness.address, namespace=OTHER_NAMESPACE))
+    queue = f"nobody-{uuid.uuid4().hex[:8]}"  # no worker: a started continuation stays open
+    report = await drain_profile_outbox(harness.store, forgetful, task_queue=queue, tenant_id=tenant)
+    try:
+        assert report.started == [lost.workflow_id] and report.attached == [] and report.closed == []
+        assert forgetful.described == [lost.workflow_id]  # the closed one is not even asked about
+        assert await forgetful.describe(done, None) is None  # ... and was not started there
+        assert await forgetful.describe(lost.workflow_id, None) == "RUNNING"
+        assert len(scores.seen) == len(JOBS)  # prepared once, under version 1
+    finally:
+        other = await Client.connect(harness.address, namespace=OTHER_NAMESPACE)
+        await other.get_workflow_handle(lost.workflow_id).terminate("test cleanup")
+
+
+@pytest.mark.asyncio
+async def test_cancel_records_the_fact_and_a_drain_records_it_for_a_terminated_run(harness: Harness) -> None:
+    tenant = f"t{uuid.uuid4().hex[:10]}"
+    fakes, scores = FakeContexts(), ScoreCalls()
+    fakes.hold.set()  # version 1's tailoring stays open, so version 2 keeps awaiting it
+    async with harness.worker([*fakes.activities(), scores.activity()], targets=ContinuationTargets()) as rw:
+        service = ProfileService(rw.store, tenant_id=tenant)
+        control = TemporalWorkflowControl.for_client(rw.client)
+        service.save_profile(PROFILE)
+        (older,) = (
+            await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
+        ).started
+        service.save_profile({**PROFILE, "summary": "Staff engineer"})
+        (newer,) = (
+            await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
+        ).started
+        try:
+            await rw.client.get_workflow_handle(newer).cancel()
+            with pytest.raises(WorkflowFailureError):
+                await asyncio.wait_for(rw.client.get_workflow_handle(newer).result(), 30)
+            assert closed_facts(rw.store, tenant) == {newer: ("canceled", "workflow")}
+
+            # A terminated run cannot record anything itself: the next drain sees it closed and does.
+            await rw.client.get_workflow_handle(older).terminate("operator stopped it")
+            report = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
+            assert (report.started, report.attached, report.closed) == ([], [], [older])
+            assert closed_facts(rw.store, tenant) == {
+                newer: ("canceled", "workflow"),
+                older: ("terminated", "outbox_drain"),
+            }
+            statuses = {i.profile_version: i.status for i in service.load().intents.values()}
+            assert statuses == {1: IntentStatus.CLOSED, 2: IntentStatus.CLOSED}
+            recording = RecordingControl(control)
+            again = await drain_profile_outbox(
+                rw.store, recording, task_queue=rw.task_queue, tenant_id=tenant
+            )
+            assert (again.started, again.attached, again.closed, recording.described) == ([], [], [], [])
+        finally:
+            fakes.hold.clear()  # the abandoned preparations of version 1 finish before the worker stops
+    assert all(v == 1 for _, v in scores.seen)  # version 2 never prepared anything
+
+
+@pytest.mark.asyncio
+async def test_a_failed_continuation_records_its_terminal_fact(harness: Harness) -> None:
+    tenant = f"t{uuid.uuid4().hex[:10]}"
+
+    @activity.defn(name=TARGETS_ACTIVITY)
+    def broken_targets(params: ContinuationTargetsInput) -> TargetList:
+        raise ApplicationError("targets unreadable", type="configuration", non_retryable=True)
+
+    async with harness.worker([*FakeContexts().activities(), broken_targets]) as rw:
+        service = ProfileService(rw.store, tenant_id=tenant)
+        control = TemporalWorkflowControl.for_client(rw.client)
+        service.save_profile(PROFILE)
+        (failed,) = (
+            await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
+        ).started
+        with pytest.raises(WorkflowFailureError):
+            await asyncio.wait_for(rw.client.get_workflow_handle(failed).result(), 30)
+        assert await control.describe(failed, None) == "FAILED"
+        assert closed_facts(rw.store, tenant) == {failed: ("failed", "workflow")}
+        again = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
+        assert (again.started, again.attached, again.closed) == ([], [], [])

@@ -8,6 +8,8 @@ and guard changes for in-flight runs with ``workflow.patched``.
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from temporalio.client import WorkflowHistory
 from temporalio.worker import Replayer
 
 from jobctrl.orchestration.workflows import WORKFLOWS
+from jobctrl.orchestration.workflows.continuation import CLOSED_ACTIVITY, CLOSED_PATCH
 from jobctrl.runtime.worker import sandbox_runner
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
@@ -24,6 +27,8 @@ RECORDED = (  # written by jobctrl.runtime.testing.record_histories; v1 predates
     "preparation_failed_at_cover.json",
     "preparation_failed_at_cover_v2.json",
     "apply_single.json",
+    "profile_continuation.json",  # awaits an older continuation, prepares two jobs
+    "profile_continuation_v2.json",  # ... then records its terminal fact (ADR 0077, patched)
 )
 
 
@@ -45,3 +50,28 @@ async def test_a_changed_workflow_is_caught_by_replay() -> None:
     replayer = Replayer(workflows=list(WORKFLOWS), workflow_runner=sandbox_runner())
     result = await replayer.replay_workflow(history, raise_on_replay_failure=False)
     assert result.replay_failure is not None
+
+
+def _patches_and_activities(name: str) -> tuple[set[str], set[str]]:
+    events = json.loads((HISTORIES / name).read_text())["events"]
+    patches = {
+        json.loads(base64.b64decode(payload["data"]))["id"]
+        for e in events
+        if e["eventType"] == "EVENT_TYPE_MARKER_RECORDED"
+        for payload in e["markerRecordedEventAttributes"]["details"]["patch-data"]["payloads"]
+    }
+    activities = {
+        e["activityTaskScheduledEventAttributes"]["activityType"]["name"]
+        for e in events
+        if e["eventType"] == "EVENT_TYPE_ACTIVITY_TASK_SCHEDULED"
+    }
+    return patches, activities
+
+
+def test_the_continuation_histories_straddle_the_closed_fact_patch() -> None:
+    """v1 ended before the terminal-fact step existed (it replays because that step is patched);
+    v2 took it, so both branches of ``workflow.patched`` are replayed above."""
+    old_patches, old_activities = _patches_and_activities("profile_continuation.json")
+    new_patches, new_activities = _patches_and_activities("profile_continuation_v2.json")
+    assert CLOSED_PATCH not in old_patches and CLOSED_ACTIVITY not in old_activities
+    assert CLOSED_PATCH in new_patches and CLOSED_ACTIVITY in new_activities

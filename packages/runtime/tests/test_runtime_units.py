@@ -4,21 +4,28 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+import time
+from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from temporalio.exceptions import ActivityError, ApplicationError, RetryState
 
+from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import (
     BudgetExceededError,
     ConfigurationError,
     MissingInputError,
     SourceUnavailableError,
 )
+from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of, to_application_error
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
 from jobctrl.runtime.activities.ports import SpendStatus
 from jobctrl.runtime.settings import pdf_render_lanes
+from jobctrl.runtime.telemetry import heartbeat
 from jobctrl.runtime.telemetry.interceptor import (
     DETAIL_LIMIT,
     RuntimeTelemetry,
@@ -120,3 +127,32 @@ def test_pdf_renderers_default_to_two_and_follow_the_setting(monkeypatch: pytest
     assert pdf_render_lanes() == min(2, os.cpu_count() or 1)
     monkeypatch.setenv("JOBCTRL_PDF_RENDERERS", "3")
     assert pdf_render_lanes() == 3
+
+
+def test_the_heartbeat_table_is_created_while_another_writer_commits(tmp_path: Path) -> None:
+    """``jobctrl worker --projections`` on SQLite: the runner folds (commits) while the worker starts.
+    A deferred transaction that read the schema cannot upgrade once that writer committed ("database
+    is locked" at once, whatever the busy timeout); the table is created in a write transaction."""
+    db = open_database(f"sqlite:///{tmp_path / 'jobctrl.db'}")
+    store = EventStore(db, registry())
+    store.create_schema()
+    holding, failure = threading.Event(), []
+
+    def other_writer() -> None:
+        try:
+            with db.write() as conn:
+                conn.execute(sa.text("CREATE TABLE other_writer (n INTEGER)"))
+                holding.set()
+                time.sleep(1.0)  # commits while create_table already waits for the write lock
+        except BaseException as exc:  # surfaced below
+            failure.append(exc)
+
+    thread = threading.Thread(target=other_writer)
+    thread.start()
+    assert holding.wait(10)
+    heartbeat.create_table(db)
+    thread.join()
+    assert failure == []
+    with db.read() as conn:
+        assert sa.inspect(conn).has_table("worker_runtime_heartbeats")
+    db.dispose()

@@ -5,6 +5,8 @@
 * ``recover_preparation_state`` — the mandatory step before a failed preparation's terminal outcome:
   rows still running under this workflow are settled (completed if their result committed, else made
   explicitly retryable), so nothing stays "running" after the workflow ends.
+* ``record_profile_continuation_closed`` — the terminal fact of a profile continuation, recorded by
+  the workflow on its success, failure and cancel paths (ADR 0077): the outbox never restarts it.
 """
 
 from __future__ import annotations
@@ -20,10 +22,17 @@ from jobctrl.activity_contracts.contracts import (
     PreparationStepInput,
 )
 from jobctrl.activity_contracts.stage_tracking import owner_from_activity
-from jobctrl.kernel.clock import isoformat
+from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.events import Stage
+from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.stages.states import StageOwner, Succeeded
 from jobctrl.orchestration.stages.tracker import StageTrackerService
+from jobctrl.orchestration.workflows.continuation import (
+    CLOSED_ACTIVITY,
+    ContinuationClosedInput,
+    ContinuationClosedResult,
+)
 
 _STAGE_STEPS: tuple[tuple[PreparationStep, Stage], ...] = (
     ("score", "score"),
@@ -52,3 +61,17 @@ class PreparationStateActivities:
         service = self.tracker.for_tenant(params.tenant_id).service
         at = isoformat(service.clock.now())
         service.run(params.job_id, lambda s: s.reconcile_owned_rows(holder, {}, at=at), owner=holder)
+
+
+class ContinuationClosingActivities:
+    def __init__(self, store: EventStore, *, clock: Clock | None = None) -> None:
+        self.store = store
+        self.clock = clock or SystemClock()
+
+    @activity.defn(name=CLOSED_ACTIVITY)
+    def record_profile_continuation_closed(self, params: ContinuationClosedInput) -> ContinuationClosedResult:
+        service = ProfileService(self.store, clock=self.clock, tenant_id=params.tenant)
+        recorded = service.close_continuation(
+            params.workflow_id, params.outcome, at=params.closed_at, recorded_by="workflow"
+        )
+        return ContinuationClosedResult(recorded)

@@ -25,6 +25,7 @@ StepKind = Literal[
     "pdf_render",
 ]
 WorkItemKind = Literal["score_job", "tailor_resume", "suppress_tailored_artifacts"]
+ContinuationOutcome = Literal["succeeded", "failed", "canceled", "terminated", "timed_out"]
 Code = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z][A-Za-z0-9_.:\-]{0,79}$")]
 ItemKey = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 Message = Annotated[str, msgspec.Meta(max_length=500)]
@@ -197,6 +198,20 @@ class ProfileContinuationCoalesced(DomainEvent, frozen=True):
     intent_id: str
     into_intent_id: str
     coalesced_at: str
+
+
+class ProfileContinuationClosed(DomainEvent, frozen=True):
+    """The terminal fact of a dispatched continuation (ADR 0077): its execution ended for good, so the
+    outbox never describes, attaches to or starts it again, even once Temporal's retention has purged
+    its history.  ``recordedBy`` says who saw the end: the workflow itself (success, failure, cancel)
+    or a drain that found it closed in Temporal (terminated, timed out, or ended before this fact)."""
+
+    event_type = "ProfileContinuationClosed"
+    intent_id: str
+    workflow_id: str
+    outcome: ContinuationOutcome
+    closed_at: str
+    recorded_by: Literal["workflow", "outbox_drain"]
 
 
 # -- pipeline steps -------------------------------------------------------------------------------
@@ -389,6 +404,7 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     ProfileContinuationQueued,
     ProfileContinuationDispatchIntended,
     ProfileContinuationCoalesced,
+    ProfileContinuationClosed,
 )
 
 

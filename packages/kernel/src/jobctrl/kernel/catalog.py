@@ -133,6 +133,8 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "DiscoveryExecutionMemberPromoted",
     "DiscoveryExecutionWorkPlanRecorded",
     "DiscoveryExecutionMembershipClosed",
+    # orchestration: the profile continuation's terminal fact (ADR 0077)
+    "ProfileContinuationClosed",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

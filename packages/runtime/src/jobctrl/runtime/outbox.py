@@ -1,8 +1,11 @@
-"""Draining the candidate-profile outbox into Temporal (spec: condition-driven preparation; ADR 0074).
+"""Draining the candidate-profile outbox into Temporal (spec: condition-driven preparation; ADR 0074, 0077).
 
 ``drain_profile_outbox`` runs at worker start-up and after every profile save through the API:
-1. the executions of intents already marked dispatch-intended are described, to tell closed ones
-   (and the newest queued one, so an unreachable Temporal fails before anything is recorded);
+1. the executions of intents already marked dispatch-intended and not closed are described, to tell
+   closed ones (and the newest queued one, so an unreachable Temporal fails before anything is
+   recorded).  A continuation with its terminal fact ``ProfileContinuationClosed`` is never described:
+   the log, not Temporal's retention, says it is done.  One found closed in Temporal without that fact
+   (terminated, timed out, or ended before the fact existed) gets it now, recorded by the drain;
 2. ``ProfileService.drain_outbox`` commits coalescing of never-started intents and the dispatch intent
    of the newest one *before* anything is started;
 3. the newest intent's ``ProfileContinuationWorkflow`` is started under its deterministic id, and an
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.events import ContinuationOutcome
 from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows.continuation import (
@@ -28,11 +32,23 @@ from jobctrl.orchestration.workflows.continuation import (
 )
 from jobctrl.runtime.api.workflow_control import WorkflowAlreadyRunning, WorkflowControl
 
+#: Temporal's closed statuses as the terminal fact's outcome.
+OUTCOME_OF_STATUS: dict[str, ContinuationOutcome] = {
+    "COMPLETED": "succeeded",
+    "FAILED": "failed",
+    "CANCELED": "canceled",
+    "TERMINATED": "terminated",
+    "TIMED_OUT": "timed_out",
+}
+assert set(OUTCOME_OF_STATUS) == CLOSED_STATUSES
+
 
 @dataclass(frozen=True)
 class DrainReport:
     started: list[str] = field(default_factory=list)
     attached: list[str] = field(default_factory=list)
+    #: continuations found closed in Temporal without their terminal fact: this drain recorded it
+    closed: list[str] = field(default_factory=list)
 
 
 async def drain_profile_outbox(
@@ -52,12 +68,21 @@ async def drain_profile_outbox(
     )
     # The newest queued intent is described too: it must be absent, and asking first means an
     # unreachable Temporal raises before any dispatch intent is committed, so revisions saved while
-    # Temporal is down stay coalescible.
+    # Temporal is down stay coalescible.  Closed intents (the terminal fact) are not asked about.
     intended = [i for i in profile.intents.values() if i.status is IntentStatus.DISPATCH_INTENDED]
     for intent in [*intended, *queued[-1:]]:
         status[intent.workflow_id] = await control.describe(intent.workflow_id, None)
-    plan = await asyncio.to_thread(service.drain_outbox, lambda wid: status.get(wid) in CLOSED_STATUSES)
     report = DrainReport()
+    for intent in intended:
+        found = status[intent.workflow_id]
+        if found in CLOSED_STATUSES and await asyncio.to_thread(
+            service.close_continuation,
+            intent.workflow_id,
+            OUTCOME_OF_STATUS[found],
+            recorded_by="outbox_drain",
+        ):
+            report.closed.append(intent.workflow_id)
+    plan = await asyncio.to_thread(service.drain_outbox, lambda wid: status.get(wid) in CLOSED_STATUSES)
     intents = {i.intent_id: i for i in (await asyncio.to_thread(service.load)).intents.values()}
     open_older: list[str] = []
     for dispatch in plan:

@@ -8,7 +8,8 @@ when it was built from a facts digest older than the newest revision's.
 ``profile_continuation_projections``: one row per (tenant, outbox intent) following the profile
 outbox: ``queued`` → ``dispatch_intended`` (the Temporal start may have happened) or ``coalesced``
 (provably never started, folded into a newer intent).  ``coalesced`` and ``dispatch_intended`` are
-both final for the outbox, so the first of them wins.
+both final for the outbox, so the first of them wins; a dispatched continuation then becomes
+``closed`` when its terminal fact ``ProfileContinuationClosed`` arrives (ADR 0077).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sqlalchemy as sa
 
 from jobctrl.kernel.text import bound_text
 from jobctrl.orchestration.events import (
+    ProfileContinuationClosed,
     ProfileContinuationCoalesced,
     ProfileContinuationDispatchIntended,
     ProfileContinuationQueued,
@@ -29,7 +31,7 @@ from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTabl
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
 
-ContinuationStatus = Literal["queued", "dispatch_intended", "coalesced"]
+ContinuationStatus = Literal["queued", "dispatch_intended", "coalesced", "closed"]
 _SECTION_LIMIT = 50
 
 profile_version_projections = sa.Table(
@@ -183,6 +185,14 @@ def on_coalesced(
     )
 
 
+def on_closed(
+    row: ContinuationRow | None, event: ProfileContinuationClosed, info: EventInfo
+) -> ContinuationRow | None:
+    if row is None or row.status != "dispatch_intended":
+        return row  # only a dispatched continuation runs, so only one can close (and only once)
+    return _continuation(row, event, info, status="closed")
+
+
 PROJECTION = Projection(
     name="profiles",
     tables=(PROFILE_VERSIONS, CONTINUATIONS),
@@ -191,6 +201,7 @@ PROJECTION = Projection(
         Fold(ProfileContinuationQueued, CONTINUATIONS, _intent_key, on_queued),
         Fold(ProfileContinuationDispatchIntended, CONTINUATIONS, _intent_key, on_dispatch_intended),
         Fold(ProfileContinuationCoalesced, CONTINUATIONS, _intent_key, on_coalesced),
+        Fold(ProfileContinuationClosed, CONTINUATIONS, _intent_key, on_closed),
     ),
     creates_rows_on=frozenset({"ProfileRevisionSaved", "ProfileContinuationQueued"}),
 )

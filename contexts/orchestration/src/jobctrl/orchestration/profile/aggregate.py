@@ -9,7 +9,9 @@ Each queued continuation has a deterministic workflow id derived from the id of 
 * queued intents that never had a dispatch intent provably never started: all but the newest are
   coalesced into the newest;
 * the newest gets ``ProfileContinuationDispatchIntended`` before the caller starts it;
-* intents with a dispatch intent whose workflow is not known closed are re-attached, never coalesced.
+* intents with a dispatch intent whose workflow is not known closed are re-attached, never coalesced;
+* a continuation that ended has ``ProfileContinuationClosed`` (ADR 0077): it is never described,
+  attached to or started again, whatever Temporal still remembers of it.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from jobctrl.kernel.aggregate import Aggregate, applies, event_id_for
 from jobctrl.kernel.ids import deterministic_id
 from jobctrl.orchestration.events import (
+    ContinuationOutcome,
+    ProfileContinuationClosed,
     ProfileContinuationCoalesced,
     ProfileContinuationDispatchIntended,
     ProfileContinuationQueued,
@@ -48,6 +52,7 @@ class IntentStatus(StrEnum):
     QUEUED = "queued"
     DISPATCH_INTENDED = "dispatch_intended"
     COALESCED = "coalesced"
+    CLOSED = "closed"
 
 
 class DispatchKind(StrEnum):
@@ -127,6 +132,30 @@ class CandidateProfile(Aggregate):
         )
         return SaveOutcome.UPDATED
 
+    def close(
+        self,
+        workflow_id: str,
+        outcome: ContinuationOutcome,
+        *,
+        at: str,
+        recorded_by: Literal["workflow", "outbox_drain"],
+    ) -> bool:
+        """Record the end of a dispatched continuation once; ``False`` when there is nothing to close
+        (unknown id, never dispatched, or closed already)."""
+        intent = next((i for i in self.intents.values() if i.workflow_id == workflow_id), None)
+        if intent is None or intent.status is not IntentStatus.DISPATCH_INTENDED:
+            return False
+        self._record(
+            ProfileContinuationClosed(
+                intent_id=intent.intent_id,
+                workflow_id=workflow_id,
+                outcome=outcome,
+                closed_at=at,
+                recorded_by=recorded_by,
+            )
+        )
+        return True
+
     def drain(self, *, at: str, closed: Callable[[str], bool]) -> list[Dispatch]:
         """Decide the outbox: attachments first (older executions), then at most one start."""
         plan: list[Dispatch] = []
@@ -183,3 +212,7 @@ class CandidateProfile(Aggregate):
     @applies(ProfileContinuationCoalesced)
     def _coalesced(self, e: ProfileContinuationCoalesced) -> None:
         self.intents[e.intent_id].status = IntentStatus.COALESCED
+
+    @applies(ProfileContinuationClosed)
+    def _closed(self, e: ProfileContinuationClosed) -> None:
+        self.intents[e.intent_id].status = IntentStatus.CLOSED

@@ -7,6 +7,11 @@ with a short activity and a durable timer so no worker slot is held while they r
 target job in a child ``JobPreparationWorkflow`` keyed by (job, profile version, profile event) and
 awaits them all, so its own lifetime covers its preparations.  Score is asked, never forced: the
 scoring step reuses a score that is still current.  A failed job preparation fails only that job.
+
+Whatever the outcome (success, failure, cancel), its last step records ``ProfileContinuationClosed``
+through an activity (ADR 0077), so the outbox never asks Temporal about it again and never restarts it
+after retention purged its history.  Runs that ended before that step existed replay without it
+(``workflow.patched``).
 """
 
 from __future__ import annotations
@@ -14,20 +19,24 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Literal
 
 from temporalio import workflow
 from temporalio.common import WorkflowIDReusePolicy
-from temporalio.exceptions import WorkflowAlreadyStartedError
+from temporalio.exceptions import WorkflowAlreadyStartedError, is_cancelled_exception
 
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.contracts import PreparationStep
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
-from jobctrl.orchestration.workflows.lifecycle import run_with_lifecycle
+from jobctrl.orchestration.workflows.lifecycle import now_iso, run_with_lifecycle
 from jobctrl.orchestration.workflows.preparation import JobPreparationInput, JobPreparationWorkflow
 
 WORKFLOW_TYPE = "ProfileContinuationWorkflow"
 TARGETS_ACTIVITY = "profile_continuation_targets"
 STATUS_ACTIVITY = "profile_continuation_status"
+CLOSED_ACTIVITY = "record_profile_continuation_closed"
+#: The patch id guarding the terminal-fact step (runs that ended without it replay unchanged).
+CLOSED_PATCH = "profile-continuation-closed-fact"
 COHORT = "profile_continuation"
 STEPS: tuple[PreparationStep, ...] = ("score", "tailor", "cover", "pdf")
 POLL = timedelta(seconds=2)
@@ -67,6 +76,19 @@ class ContinuationStatus:
 
 
 @dataclass(frozen=True)
+class ContinuationClosedInput:
+    tenant: str
+    workflow_id: str
+    outcome: Literal["succeeded", "failed", "canceled"]
+    closed_at: str
+
+
+@dataclass(frozen=True)
+class ContinuationClosedResult:
+    recorded: bool  # False: closed already (or never dispatched through the outbox)
+
+
+@dataclass(frozen=True)
 class ProfileContinuationResult:
     profile_version: int
     prepared: int
@@ -83,7 +105,30 @@ class ProfileContinuationWorkflow:
     @workflow.run
     async def run(self, params: ProfileContinuationInput) -> ProfileContinuationResult:
         summary = {"profileVersion": str(params.profile_version)}
-        return await run_with_lifecycle(WORKFLOW_TYPE, params.tenant, summary, lambda: self._continue(params))
+        try:
+            result = await run_with_lifecycle(
+                WORKFLOW_TYPE, params.tenant, summary, lambda: self._continue(params)
+            )
+        except (asyncio.CancelledError, Exception) as exc:
+            cancelled = isinstance(exc, asyncio.CancelledError) or is_cancelled_exception(exc)
+            await self._closed(params, "canceled" if cancelled else "failed")
+            raise
+        await self._closed(params, "succeeded")
+        return result
+
+    async def _closed(
+        self, params: ProfileContinuationInput, outcome: Literal["succeeded", "failed", "canceled"]
+    ) -> None:
+        """The terminal fact, retried until recorded: the run never closes without it."""
+        if not workflow.patched(CLOSED_PATCH):
+            return  # replaying a run that ended before this step existed
+        await workflow.execute_activity(
+            CLOSED_ACTIVITY,
+            ContinuationClosedInput(params.tenant, workflow.info().workflow_id, outcome, now_iso()),
+            result_type=ContinuationClosedResult,
+            start_to_close_timeout=policies.SHORT,
+            retry_policy=policies.RECOVER,
+        )
 
     async def _await_older(self, workflow_id: str) -> None:
         while True:

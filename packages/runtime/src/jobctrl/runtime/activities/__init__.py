@@ -14,6 +14,7 @@ from typing import Any
 
 from temporalio import activity
 
+from jobctrl.orchestration.activities import ContinuationClosingActivities
 from jobctrl.runtime.activities.continuation import ContinuationActivities
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
@@ -38,6 +39,7 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
     fanout = FanoutActivities(deps)
     discovery_run = DiscoveryRunActivities(deps)
     continuation = ContinuationActivities(deps)
+    closing = ContinuationClosingActivities(deps.store, clock=deps.clock)
     generic: list[ActivityFn] = [
         lifecycle.record_workflow_started,
         lifecycle.record_workflow_outcome,
@@ -48,6 +50,7 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
         discovery_run.interrupt_discovery_run,
         continuation.profile_continuation_targets,
         continuation.profile_continuation_status,
+        closing.record_profile_continuation_closed,
     ]
     registry: dict[str, ActivityFn] = {activity_name(fn): fn for fn in (*generic, *STUBS)}
     for fn in overrides:

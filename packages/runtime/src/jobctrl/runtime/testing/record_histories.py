@@ -1,8 +1,10 @@
 """Record the workflow histories the replay tests check (run on purpose, never by the test suite).
 
-``python -m jobctrl.runtime.testing.record_histories DIR`` starts an embedded dev server, runs
-Discover (one family failing), a preparation that fails at cover, and a single-job apply with fake
-context activities, and writes each history as JSON into DIR.
+``python -m jobctrl.runtime.testing.record_histories DIR [NAME ...]`` starts an embedded dev server,
+runs Discover (one family failing), a preparation that fails at cover, a single-job apply and a
+profile continuation (a saved profile drained through the outbox, awaiting one older continuation)
+with fake context activities, and writes each history as JSON into DIR.  With NAMEs only those
+histories are written, so an older recorded version of another workflow is never overwritten.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ import contextlib
 import sys
 import tempfile
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
-from temporalio.client import WorkflowFailureError
+from temporalio.client import WorkflowFailureError, WorkflowHistory
 
 from jobctrl.kernel.store import open_database
+from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows import (
     ApplyWorkflow,
     ApplyWorkflowInput,
@@ -25,14 +29,43 @@ from jobctrl.orchestration.workflows import (
     JobPreparationInput,
     JobPreparationWorkflow,
 )
+from jobctrl.runtime.activities.ports import PreparationTarget
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.runtime.embedded import DevServer
+from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.runtime.testing.fakes import FakeContexts
-from jobctrl.runtime.testing.harness import Harness
+from jobctrl.runtime.testing.harness import Harness, RunningWorker
 
-NAMES = ("discover_partial.json", "preparation_failed_at_cover_v2.json", "apply_single.json")
+NAMES = (
+    "discover_partial.json",
+    "preparation_failed_at_cover_v2.json",
+    "apply_single.json",
+    "profile_continuation_v2.json",
+)
 
 
-async def record(out: Path) -> None:
+@dataclass
+class _ContinuationTargets:
+    def targets(self, tenant: str, execution_run_id: str, cohort: str) -> list[PreparationTarget]:
+        if cohort != "profile_continuation":
+            return []
+        return [PreparationTarget(j, "score_job", None, "unused") for j in ("job-p", "job-q")]
+
+
+async def _continuation(w: RunningWorker) -> WorkflowHistory:
+    """Two saves, two drains: the second continuation awaits the first, then prepares two jobs."""
+    service = ProfileService(w.store)
+    control = TemporalWorkflowControl.for_client(w.client)
+    service.save_profile({"summary": "Backend engineer", "skills": ["python"]})
+    first = await drain_profile_outbox(w.store, control, task_queue=w.task_queue)
+    service.save_profile({"summary": "Staff engineer", "skills": ["python"]})
+    second = await drain_profile_outbox(w.store, control, task_queue=w.task_queue)
+    for workflow_id in (*first.started, *second.started):
+        await w.client.get_workflow_handle(workflow_id).result()
+    return await w.client.get_workflow_handle(second.started[0]).fetch_history()
+
+
+async def record(out: Path, names: tuple[str, ...] = NAMES) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         async with DevServer.start(Path(tmp) / "temporal.db") as server:
             db = open_database(f"sqlite:///{tmp}/jobctrl.db")
@@ -40,7 +73,8 @@ async def record(out: Path) -> None:
             fakes.failing_families["lever"] = ("source_unavailable", "lever answered 503")
             fakes.failing_steps[("job-r", "cover")] = 1
             tag = uuid.uuid4().hex[:8]
-            async with Harness(server.address, db).worker(fakes.activities()) as w:
+            harness = Harness(server.address, db)
+            async with harness.worker(fakes.activities(), targets=_ContinuationTargets()) as w:
                 discover = await w.client.start_workflow(
                     DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="local"), id="discover-local",
                     task_queue=w.task_queue,
@@ -60,10 +94,12 @@ async def record(out: Path) -> None:
                 )  # fmt: skip
                 await apply.result()
                 histories = [await h.fetch_history() for h in (discover, prep, apply)]
+                histories.append(await _continuation(w))
                 for history, name in zip(histories, NAMES, strict=True):
-                    (out / name).write_text(history.to_json())
+                    if name in names:
+                        (out / name).write_text(history.to_json())
             db.dispose()
 
 
 if __name__ == "__main__":
-    asyncio.run(record(Path(sys.argv[1])))
+    asyncio.run(record(Path(sys.argv[1]), tuple(sys.argv[2:]) or NAMES))
