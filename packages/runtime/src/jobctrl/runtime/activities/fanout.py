@@ -60,9 +60,9 @@ class FanoutActivities:
         ex = params.execution
         targets = self.deps.targets.targets(ex.tenant_id, ex.temporal_run_id, params.cohort)
         task_queue = params.task_queue or activity.info().task_queue
-        started = already = 0
         plans: list[_Plan] = []
-        for n, target in enumerate(targets, start=1):
+        starts: list[tuple[str, JobPreparationInput]] = []
+        for target in targets:
             key = preparation_idempotency_key(
                 ex.tenant_id, target.job_id, target.kind, target.target_version, target.source_event_id
             )
@@ -72,9 +72,9 @@ class FanoutActivities:
                 else ["tailor", "cover", "pdf"]
             )
             plans.append(_Plan(target.job_id, list(steps), preparation_workflow_id(key)))
-            try:
-                await client.start_workflow(
-                    JobPreparationWorkflow.run,
+            starts.append(
+                (
+                    preparation_workflow_id(key),
                     JobPreparationInput(
                         tenant=ex.tenant_id,
                         job_id=target.job_id,
@@ -85,17 +85,31 @@ class FanoutActivities:
                         cohort=params.cohort,
                         heartbeat_timeout_s=params.heartbeat_timeout_s,
                     ),
-                    id=preparation_workflow_id(key),
+                )
+            )
+
+        async def start(workflow_id: str, payload: JobPreparationInput) -> bool:
+            try:
+                await client.start_workflow(
+                    JobPreparationWorkflow.run,
+                    payload,
+                    id=workflow_id,
                     task_queue=task_queue,
                     id_conflict_policy=WorkflowIDConflictPolicy.USE_EXISTING,
                     id_reuse_policy=WorkflowIDReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
                 )
             except WorkflowAlreadyStartedError:
-                already += 1  # prepared already under this key: never redone; a failed one may rerun
-                continue
-            started += 1
-            if n % BATCH == 0:
-                activity.heartbeat(n)
+                return False  # prepared already under this key: never redone; a failed one may rerun
+            return True
+
+        # A batch of starts in flight at once (each start is one round trip to the server); a batch
+        # that raises fails the activity and its retry re-attaches to what was started.
+        started = already = 0
+        for first in range(0, len(starts), BATCH):
+            outcomes = await asyncio.gather(*(start(w, p) for w, p in starts[first : first + BATCH]))
+            started += sum(outcomes)
+            already += len(outcomes) - sum(outcomes)
+            activity.heartbeat(first + len(outcomes))
         not_eligible = await asyncio.to_thread(self._record_plans, params, plans)
         return FanoutResult(started_workflows=started, not_eligible=not_eligible, already_prepared=already)
 
