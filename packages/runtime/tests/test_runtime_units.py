@@ -6,12 +6,14 @@ import os
 import re
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from temporalio.exceptions import ActivityError, ApplicationError, RetryState
 
+from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import (
     BudgetExceededError,
@@ -19,7 +21,8 @@ from jobctrl.kernel.errors import (
     MissingInputError,
     SourceUnavailableError,
 )
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of, to_application_error
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
@@ -129,10 +132,26 @@ def test_pdf_renderers_default_to_two_and_follow_the_setting(monkeypatch: pytest
     assert pdf_render_lanes() == 3
 
 
-def test_the_heartbeat_table_is_created_while_another_writer_commits(tmp_path: Path) -> None:
+def _vault_schema(db: Database) -> None:
+    PersonalDataVault(db).create_schema()
+
+
+@pytest.mark.parametrize(
+    ("create", "table"),
+    [
+        (heartbeat.create_table, "worker_runtime_heartbeats"),
+        (create_orchestration_tables, "jobctrl_settings"),
+        (_vault_schema, "contact_subject_keys"),
+    ],
+    ids=["heartbeats", "orchestration", "contact-vault"],
+)
+def test_tables_are_created_while_another_writer_commits(
+    tmp_path: Path, create: Callable[[Database], None], table: str
+) -> None:
     """``jobctrl worker --projections`` on SQLite: the runner folds (commits) while the worker starts.
     A deferred transaction that read the schema cannot upgrade once that writer committed ("database
-    is locked" at once, whatever the busy timeout); the table is created in a write transaction."""
+    is locked" at once, whatever the busy timeout); every start-up table is created in a write
+    transaction."""
     db = open_database(f"sqlite:///{tmp_path / 'jobctrl.db'}")
     store = EventStore(db, registry())
     store.create_schema()
@@ -143,16 +162,16 @@ def test_the_heartbeat_table_is_created_while_another_writer_commits(tmp_path: P
             with db.write() as conn:
                 conn.execute(sa.text("CREATE TABLE other_writer (n INTEGER)"))
                 holding.set()
-                time.sleep(1.0)  # commits while create_table already waits for the write lock
+                time.sleep(1.0)  # commits while the creator already waits for the write lock
         except BaseException as exc:  # surfaced below
             failure.append(exc)
 
     thread = threading.Thread(target=other_writer)
     thread.start()
     assert holding.wait(10)
-    heartbeat.create_table(db)
+    create(db)
     thread.join()
     assert failure == []
     with db.read() as conn:
-        assert sa.inspect(conn).has_table("worker_runtime_heartbeats")
+        assert sa.inspect(conn).has_table(table)
     db.dispose()

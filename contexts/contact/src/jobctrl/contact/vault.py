@@ -60,7 +60,7 @@ class PersonalDataVault:
         self.db = db
 
     def create_schema(self) -> None:
-        metadata.create_all(self.db.engine)
+        self.db.create_tables(metadata)
 
     def _key(self, conn: Connection, subject_id: str) -> tuple[bool, str | None]:
         row = conn.execute(

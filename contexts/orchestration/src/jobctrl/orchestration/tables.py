@@ -34,4 +34,4 @@ jobctrl_settings = Table(
 
 
 def create_orchestration_tables(db: Database) -> None:
-    metadata.create_all(db.engine)
+    db.create_tables(metadata)

@@ -9,13 +9,13 @@ deadlock of two deferred transactions upgrading at once.  Readers use plain defe
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, MetaData, Table, create_engine, event
 from sqlalchemy.engine import make_url
 
 from jobctrl.kernel.errors import ConfigurationError
@@ -71,6 +71,14 @@ class Database:
     def read(self) -> Iterator[Connection]:
         with self.engine.connect() as conn, conn.begin():
             yield conn
+
+    def create_tables(self, metadata: MetaData, tables: Sequence[Table] | None = None) -> None:
+        """``CREATE TABLE IF NOT EXISTS`` in a write transaction.  On SQLite a deferred transaction
+        reads the schema first and then cannot upgrade to a writer if another connection committed
+        meanwhile ("database is locked" at once, busy timeout or not): start-up beside a running
+        worker or projection runner must not trip on that."""
+        with self.write() as conn:
+            metadata.create_all(conn, tables=None if tables is None else list(tables))
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -172,7 +172,7 @@ class EventStore:
 
     # -- schema -----------------------------------------------------------------------------------
     def create_schema(self) -> None:
-        metadata.create_all(self.db.engine, tables=[job_events, aggregate_snapshots])
+        self.db.create_tables(metadata, [job_events, aggregate_snapshots])
 
     # -- writing ----------------------------------------------------------------------------------
     @contextmanager

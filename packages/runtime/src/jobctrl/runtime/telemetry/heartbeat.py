@@ -77,11 +77,8 @@ class RuntimeIdentity:
 
 
 def create_table(db: Database) -> None:
-    # In a write transaction (BEGIN IMMEDIATE on SQLite): a deferred one reads the schema first and
-    # then cannot upgrade to write while another writer (the ``--projections`` runner folding in the
-    # same process, another worker) commits meanwhile — SQLite answers "database is locked" at once.
-    with db.write() as conn:
-        metadata.create_all(conn, tables=[worker_runtime_heartbeats])
+    # In a write transaction (the ``--projections`` runner may be committing meanwhile).
+    db.create_tables(metadata, [worker_runtime_heartbeats])
 
 
 async def observe_task_queue(client: Client, namespace: str, task_queue: str) -> dict[str, Any] | None:
