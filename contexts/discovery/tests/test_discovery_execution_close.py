@@ -1,4 +1,4 @@
-"""The membership close's v2 reason (ADR 0082): a v1 close (the terminal fan-out's, before reasons)
+"""The membership close's v2 reason (ADR 0083): a v1 close (the terminal fan-out's, before reasons)
 reads as a close without a reason, and an interrupted close's reason is always a bounded code."""
 
 from __future__ import annotations

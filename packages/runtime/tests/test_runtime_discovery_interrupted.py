@@ -4,7 +4,7 @@ answer until the test releases it.
 
 * terminated: Temporal runs none of the workflow's code, so the describe-based reconciler closes the
   run (``reconciled_terminated``, under the run's own tenant) and its execution's membership
-  (``interrupted_reconciled_terminated``, ADR 0082) -- once, however often it runs; the dead run's
+  (``interrupted_reconciled_terminated``, ADR 0083) -- once, however often it runs; the dead run's
   late family cannot link members to it, and a rerun is unaffected;
 * canceled: the workflow's own cancel path closes the run (``canceled``) and the membership
   (``interrupted_canceled``) before ``WorkflowCanceled``.

@@ -255,7 +255,7 @@ class DiscoveryExecutionWorkPlanRecorded(DomainEvent, frozen=True):
 
 class DiscoveryExecutionMembershipClosed(DomainEvent, frozen=True):
     """The membership is final.  v2 adds ``reason_code``: absent when the terminal preparation fan-out
-    closed it, ``interrupted_<reason>`` when the Discover run ended before that (ADR 0082)."""
+    closed it, ``interrupted_<reason>`` when the Discover run ended before that (ADR 0083)."""
 
     event_type = "DiscoveryExecutionMembershipClosed"
     schema_version = 2

@@ -2,7 +2,7 @@
 
 ``close_execution_membership``: the terminal preparation fan-out's close (no reason).
 ``close_interrupted_membership``: the Discover run ended before that fan-out -- failed, canceled,
-terminated or timed out (ADR 0082) -- so its membership is closed with ``interrupted_<why>``.  Both are
+terminated or timed out (ADR 0083) -- so its membership is closed with ``interrupted_<why>``.  Both are
 idempotent: the first close stands and a second records nothing.  The interrupted close is written
 beside late writers of the same execution (a zombie family linking, a fan-out still planning), so a
 save that loses the race reloads and looks again.

@@ -14,7 +14,7 @@ lifecycle frame records the workflow's own terminal fact (ADR 0079; patched
 ``discover-interrupt-run-v1``).  The same activity closes the execution's membership with
 ``interrupted_<reason>``; a run that fails or is canceled after its finish but before the terminal
 fan-out closed the membership (every family failed, a failed enrichment pass or fan-out) calls it
-too, for the membership alone (ADR 0082; patched ``discover-close-membership-v1``).  Terminations and
+too, for the membership alone (ADR 0083; patched ``discover-close-membership-v1``).  Terminations and
 timeouts run no workflow code: the describe-based reconciler closes those runs and memberships.
 """
 
@@ -124,7 +124,7 @@ class DiscoverWorkflow:
         self, params: DiscoverWorkflowInput, execution: ExecutionRef
     ) -> DiscoverResult:
         """Every way out of the body leaves the DiscoveryRun (ADR 0079) and the execution's
-        membership (ADR 0082) closed."""
+        membership (ADR 0083) closed."""
         try:
             return await self._discover(params, execution)
         except (Exception, asyncio.CancelledError) as exc:

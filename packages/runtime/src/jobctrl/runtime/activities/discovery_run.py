@@ -10,7 +10,7 @@ has nothing to finish.
 the execution's membership.  If ``finish_discovery_run`` had not run yet, the run ends as
 ``DiscoveryRunFailed`` with the reason as its error class and no source (ADR 0079); the same
 first-terminal-wins rule makes that a no-op after a finish, a retry or the reconciler.  Then the
-execution's membership is closed with ``interrupted_<reason>`` (ADR 0082; a no-op once closed).
+execution's membership is closed with ``interrupted_<reason>`` (ADR 0083; a no-op once closed).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ model for ever.  When the describe-based reconciler settles such a run it closes
 first, with the verdict's own code as the reason, and only then appends the ``Workflow*`` verdict: a
 crash between the two leaves the workflow run open, and the next pass closes nothing twice (the run's
 first terminal fact wins) and appends the verdict.  The execution's membership is closed between
-the two, with ``interrupted_<verdict code>`` (ADR 0082; a no-op once closed, so also on the next pass).
+the two, with ``interrupted_<verdict code>`` (ADR 0083; a no-op once closed, so also on the next pass).
 """
 
 from __future__ import annotations
