@@ -39,3 +39,26 @@ Feature: Discover execution membership and work plans
     And membership is closed
     Then linking jobs "j9" as observed_this_run fails with "membership_closed"
     And a DiscoveryExecutionMembershipClosed event records 1 member
+
+  Scenario: an interrupted execution closes its membership once, saying it was interrupted
+    Given a Discover execution "discover-acme" run "r-1" of tenant "acme"
+    When jobs "j1,j2" are linked as observed_this_run
+    And the execution is interrupted because "reconciled_terminated"
+    Then the interruption closed the membership
+    And linking jobs "j9" as observed_this_run fails with "membership_closed"
+    And a DiscoveryExecutionMembershipClosed event records 2 members under tenant "acme" for "interrupted_reconciled_terminated"
+    And the members' plans stay "j1:pending, j2:pending"
+
+  Scenario: a membership the terminal fan-out closed is left as it was by a later interruption
+    Given a Discover execution "discover-daily" run "r-1"
+    When jobs "j1" are linked as observed_this_run
+    And membership is closed
+    And the execution is interrupted because "canceled"
+    Then the interruption recorded nothing
+    And a DiscoveryExecutionMembershipClosed event records 1 member
+
+  Scenario: an execution interrupted before it linked anyone is closed with no members
+    Given a Discover execution "discover-acme" run "r-1" of tenant "acme"
+    When the execution is interrupted because "canceled"
+    Then the interruption closed the membership
+    And a DiscoveryExecutionMembershipClosed event records 0 members under tenant "acme" for "interrupted_canceled"

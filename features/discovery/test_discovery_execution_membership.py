@@ -7,7 +7,10 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.discovery.commands.close_execution_membership import close_execution_membership
+from jobctrl.discovery.commands.close_execution_membership import (
+    close_execution_membership,
+    close_interrupted_membership,
+)
 from jobctrl.discovery.commands.link_execution_members import link_execution_members, load_execution
 from jobctrl.discovery.commands.record_work_plan import (
     mark_member_not_eligible,
@@ -41,6 +44,13 @@ def _members(store: EventStore, ref: DiscoveryExecutionRef, clock: FixedClock) -
 @given(parsers.parse('a Discover execution "{workflow}" run "{run}"'), target_fixture="ref")
 def execution(workflow: str, run: str) -> DiscoveryExecutionRef:
     return _ref(workflow, run)
+
+
+@given(
+    parsers.parse('a Discover execution "{workflow}" run "{run}" of tenant "{tenant}"'), target_fixture="ref"
+)
+def tenant_execution(workflow: str, run: str, tenant: str) -> DiscoveryExecutionRef:
+    return DiscoveryExecutionRef(tenant, workflow, run)
 
 
 @when(parsers.parse('jobs "{jobs}" are linked as {cohort}'))
@@ -78,6 +88,50 @@ def plan_failed(
 def close(store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef) -> None:
     assert close_execution_membership(store, ref, clock=clock)
     assert not close_execution_membership(store, ref, clock=clock)  # closing twice records nothing
+
+
+@when(parsers.parse('the execution is interrupted because "{why}"'))
+def interrupt(
+    store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, ctx: dict[str, Any], why: str
+) -> None:
+    ctx["closed"] = close_interrupted_membership(store, ref, why=why, clock=clock)
+    before = store.head_position()
+    assert not close_interrupted_membership(store, ref, why=why, clock=clock)  # a second close: nothing
+    assert store.head_position() == before
+
+
+@then("the interruption closed the membership")
+def interruption_closed(ctx: dict[str, Any]) -> None:
+    assert ctx["closed"] is True
+
+
+@then("the interruption recorded nothing")
+def interruption_recorded_nothing(ctx: dict[str, Any]) -> None:
+    assert ctx["closed"] is False
+
+
+@then(
+    parsers.parse(
+        "a DiscoveryExecutionMembershipClosed event records {count:d} members "
+        'under tenant "{tenant}" for "{reason}"'
+    )
+)
+def interrupted_close_event(
+    store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, count: int, tenant: str, reason: str
+) -> None:
+    [row] = store.read_all(types=["DiscoveryExecutionMembershipClosed"])
+    event = store.registry.decode(row)
+    assert isinstance(event, DiscoveryExecutionMembershipClosed)
+    assert (event.member_count, event.reason_code, row.tenant_id) == (count, reason, tenant)
+    assert event.execution.tenant_id == tenant and row.meta().run_id == ref.run_id
+    execution = load_execution(store, ref, clock)
+    assert execution.closed and execution.close_reason == reason
+
+
+@then(parsers.parse('the members\' plans stay "{expected}"'))
+def plans_stay(store: EventStore, clock: FixedClock, ref: DiscoveryExecutionRef, expected: str) -> None:
+    execution = load_execution(store, ref, clock)
+    assert ", ".join(f"{j}:{m.plan_state}" for j, m in sorted(execution.members.items())) == expected
 
 
 @then(parsers.parse('the execution has members "{expected}"'))
@@ -146,4 +200,5 @@ def closed_event(store: EventStore, count: int) -> None:
     [row] = store.read_all(types=["DiscoveryExecutionMembershipClosed"])
     event = store.registry.decode(row)
     assert isinstance(event, DiscoveryExecutionMembershipClosed) and event.member_count == count
+    assert event.reason_code is None  # the terminal fan-out's close
     assert row.meta().workflow_id == event.execution.workflow_id == "discover-daily"

@@ -13,6 +13,7 @@ Feature: Discover isolates source families and fans preparation out per job
     Then the run fails with code "discovery_source_failed"
     And the failure message names "greenhouse: source_unavailable"
     And the run recorded "WorkflowStarted, WorkflowFailed"
+    And the execution's membership was closed once, for "interrupted_discovery_source_failed"
 
   Scenario: The fan-out starts one preparation workflow per eligible job, idempotently
     Given source families "greenhouse" and 3 eligible jobs

@@ -130,6 +130,15 @@ def _recorded(ctx: Scenario, types: str) -> None:
     assert ctx.lifecycle_types() == types
 
 
+@then(parsers.parse('the execution\'s membership was closed once, for "{reason}"'))
+def _membership_closed(ctx: Scenario, reason: str) -> None:
+    # The run had finished (failed) before the terminal fan-out, so only the interrupt closed it.
+    rows = ctx.harness.store.read_all(types=["DiscoveryExecutionMembershipClosed"])
+    closes = [(r.tenant_id, msgspec.json.decode(r.payload)) for r in rows]
+    mine = [(t, p) for t, p in closes if p["execution"]["workflowId"] == ctx.workflow_id]
+    assert [(t, p.get("reasonCode")) for t, p in mine] == [(ctx.tenant, reason)]
+
+
 @then(parsers.parse('{count:d} preparation workflows exist with ids "prep-preparation:<sha256>"'))
 def _prep_ids(ctx: Scenario, count: int) -> None:
     rows = ctx.harness.store.read_all(types=["WorkflowStarted"])

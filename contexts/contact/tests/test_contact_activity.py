@@ -91,3 +91,23 @@ def test_research_activity_proposes_sealed_candidates_from_the_supplied_page_onl
     assert len(proposed) == 1
     assert b"grace@example.org" not in proposed[0].payload  # sealed, not in the log in clear
     assert "/team" in seen and all(not p.startswith("/x") for p in seen)
+
+
+def test_research_activity_writes_under_the_workflows_tenant(
+    database: Database, site: tuple[str, list[str]]
+) -> None:
+    base, _ = site
+    store = EventStore(database, registry())
+    store.create_schema()
+    clock = FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
+    activities = _activities(store, database, clock)
+    services = ContactServices(store=store, vault=PersonalDataVault(database), clock=clock, tenant_id="acme")
+    start_research(services, "task-2", employer="Hooli", job_id=None)
+    run: Callable[..., object] = ActivityEnvironment().run
+    run(
+        activities.run_contact_research,
+        ContactResearchActivityInput("acme", "task-2", "Hooli", None, [f"{base}/team"]),
+    )
+    written = store.read_all(limit=1000)
+    assert {e.event_type for e in written} >= {"ContactResearchTaskStarted", "ContactCandidateProposed"}
+    assert {e.tenant_id for e in written} == {"acme"}

@@ -3,9 +3,11 @@
 answer until the test releases it.
 
 * terminated: Temporal runs none of the workflow's code, so the describe-based reconciler closes the
-  run (``reconciled_terminated``, under the run's own tenant) -- once, however often it runs -- and a
-  rerun is unaffected;
-* canceled: the workflow's own cancel path closes it (``canceled``) before ``WorkflowCanceled``.
+  run (``reconciled_terminated``, under the run's own tenant) and its execution's membership
+  (``interrupted_reconciled_terminated``, ADR 0083) -- once, however often it runs; the dead run's
+  late family cannot link members to it, and a rerun is unaffected;
+* canceled: the workflow's own cancel path closes the run (``canceled``) and the membership
+  (``interrupted_canceled``) before ``WorkflowCanceled``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ import pytest
 import sqlalchemy as sa
 
 from jobctrl.discovery.commands.register_sources import register_sources
-from jobctrl.discovery.events import DiscoveryRunCompleted, DiscoveryRunFailed, DiscoveryRunStarted
+from jobctrl.discovery.events import (
+    DiscoveryExecutionMembershipClosed,
+    DiscoveryRunCompleted,
+    DiscoveryRunFailed,
+    DiscoveryRunStarted,
+)
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
@@ -87,10 +94,27 @@ def _run_row(db: Database, run_id: str) -> tuple[object, ...]:
         return tuple(conn.execute(query.where(t.c.run_id == run_id)).one())
 
 
-def _late_family_done(store: EventStore, run_id: str) -> bool:
-    """The terminated run's family activity finished after all: it linked its members."""
+def _closes(store: EventStore, run_id: str) -> list[tuple[str, DiscoveryExecutionMembershipClosed]]:
+    """(tenant, event) of every membership close of the execution of ``run_id``."""
+    rows = store.read_all(limit=100_000, types=["DiscoveryExecutionMembershipClosed"])
+    decoded = [(r.tenant_id, store.registry.decode(r)) for r in rows]
+    return [
+        (tenant, e)
+        for tenant, e in decoded
+        if isinstance(e, DiscoveryExecutionMembershipClosed) and e.execution.temporal_run_id == run_id
+    ]
+
+
+def _linked(store: EventStore, run_id: str) -> int:
     rows = store.read_all(limit=100_000, types=["DiscoveryExecutionMemberLinked"])
-    return any(run_id.encode() in r.payload for r in rows)
+    return sum(run_id.encode() in r.payload for r in rows)
+
+
+def _late_family_observed(store: EventStore, run_id: str) -> bool:
+    """The terminated run's family activity got its answer after all and recorded what it saw (its
+    members it may no longer link: the membership is closed)."""
+    rows = store.read_all(limit=100_000, types=["JobSourceObserved"])
+    return sum(run_id.encode() in r.payload for r in rows) >= 7
 
 
 @pytest.mark.asyncio
@@ -114,10 +138,15 @@ async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_reru
         (ended,) = _terminals(store, run_id)
         assert isinstance(ended, DiscoveryRunFailed)
         assert (ended.error_class, ended.source_id, ended.retryable) == ("reconciled_terminated", "", True)
+        ((tenant, closed),) = _closes(store, run_id)
+        assert (tenant, closed.reason_code, closed.member_count) == (
+            "acme", "interrupted_reconciled_terminated", 0,
+        )  # fmt: skip
 
-        # The held answer arrives for the dead run's family; it must not reopen or move the closed run.
+        # The held answer arrives for the dead run's family; it must not reopen or move the closed run
+        # nor join its closed membership.
         held.release.set()
-        await until(lambda: _late_family_done(store, run_id))
+        await until(lambda: _late_family_observed(store, run_id))
         second = await w.client.start_workflow(
             DiscoverWorkflow.run, DiscoverWorkflowInput(tenant="acme", source_ids=[SOURCE]),
             id="discover-acme", task_queue=w.task_queue,
@@ -132,6 +161,8 @@ async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_reru
     (done,) = _terminals(store, rerun)
     assert isinstance(done, DiscoveryRunCompleted) and done.error_classes == []
     assert len(_terminals(store, run_id)) == 1  # still exactly one for the terminated run
+    assert len(_closes(store, run_id)) == 1 and _linked(store, run_id) == 0
+    assert [e.reason_code for _, e in _closes(store, rerun)] == [None]  # the rerun's fan-out closed it
     assert _run_row(store.db, run_id) == (
         "acme", "failed", '["reconciled_terminated"]', None,
     )  # fmt: skip
@@ -161,6 +192,12 @@ async def test_a_canceled_discover_closes_its_run_on_its_own_cancel_path(
     (ended,) = _terminals(store, run_id)
     assert isinstance(ended, DiscoveryRunFailed)
     assert (ended.error_class, ended.source_id, ended.retryable) == ("canceled", "", False)
-    # The DiscoveryRun was closed before the workflow's own terminal fact.
-    rows = store.read_all(limit=100_000, types=["DiscoveryRunFailed", "WorkflowCanceled"])
-    assert [r.event_type for r in rows] == ["DiscoveryRunFailed", "WorkflowCanceled"]
+    ((tenant, closed),) = _closes(store, run_id)
+    assert (tenant, closed.reason_code) == ("local", "interrupted_canceled")
+    # The DiscoveryRun and the membership were closed before the workflow's own terminal fact.
+    rows = store.read_all(
+        limit=100_000, types=["DiscoveryRunFailed", "DiscoveryExecutionMembershipClosed", "WorkflowCanceled"]
+    )
+    assert [r.event_type for r in rows] == [
+        "DiscoveryRunFailed", "DiscoveryExecutionMembershipClosed", "WorkflowCanceled",
+    ]  # fmt: skip

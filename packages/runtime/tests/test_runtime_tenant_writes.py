@@ -1,10 +1,13 @@
-"""A Discover run for a tenant other than ``local``, and the preparations it fans out, write every
-event under that tenant: the discovery run, jobs and identity claims, the execution membership,
-enrichment, scores, materials, PDFs, stage rows, pipeline steps and workflow lifecycle facts.
+"""A Discover run for a tenant other than ``local``, the preparations it fans out, a dry-run apply of
+one prepared job and a contact research task write every event under that tenant: the discovery run,
+jobs and identity claims, the execution membership, enrichment, scores, materials, PDFs, stage rows,
+pipeline steps, the apply run (ADR 0080, 0082), the research task and its candidates, and the
+workflow lifecycle facts.
 
 The real worker on the real dev server, the real context activities, one ATS source of the sample
-board, the offline LLM and Chromium PDFs.  Setting up (the profile and the source registry) happens
-before the run and is not the run's writing.
+board (which also serves the team page the research reads), the offline LLM, Chromium PDFs and the
+Chromium dry-run apply.  Saving the profile happens before the run and is not the run's writing; the
+source registry is written under the tenant.
 """
 
 from __future__ import annotations
@@ -14,12 +17,26 @@ from pathlib import Path
 
 import pytest
 
+from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.commands.start_research import start_research
+from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.discovery.sample_board.server import Route
 from jobctrl.kernel.store import Database
 from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.orchestration.workflows import (
+    ApplyWorkflow,
+    ApplyWorkflowInput,
+    ContactResearchInput,
+    ContactResearchWorkflow,
+)
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
-from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
+from jobctrl.orchestration.workflows.ids import (
+    apply_workflow_id,
+    preparation_idempotency_key,
+    preparation_workflow_id,
+)
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.pipeline import save_profile
 from jobctrl.runtime.testing.harness import Harness
@@ -27,30 +44,38 @@ from jobctrl.runtime.testing.harness import Harness
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 
 TENANT = "acme"
-# What a Discover and its preparations write, each of which must carry the run's tenant.
+# What the source registry, a Discover, its preparations, a dry-run apply and a contact research
+# write, each of which must carry the run's tenant.
 EXPECTED = {
+    "SourceRegistryEntryCreated",
     "DiscoveryRunStarted", "DiscoveryRunCompleted", "JobDiscovered", "JobSourceObserved",
     "CanonicalJobIdentityResolved", "DiscoveryExecutionMemberLinked", "DiscoveryExecutionWorkPlanRecorded",
     "DiscoveryExecutionMembershipClosed", "JobEnriched", "JobScored", "ResumeApproved",
     "CoverLetterGenerated", "PdfRendered", "StageStarted", "StageCompleted", "PipelineStepStarted",
     "PipelineStepCompleted", "WorkflowStarted", "WorkflowCompleted",
+    "ApplyRunStarted", "ApplyRunEventRecorded",
+    "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchSourceAttempted",
+    "ContactResearchTaskNeedsReview",
 }  # fmt: skip
+TEAM_PAGE = b"""<html><body><h1>Our team</h1>
+<p>Grace Hopper - Engineering Manager</p><p>grace@example.org</p></body></html>"""
 
 
 @pytest.mark.asyncio
-async def test_a_non_local_discover_and_its_preparations_write_only_under_that_tenant(
+async def test_a_non_local_discover_its_preparations_apply_and_contact_research_write_only_under_that_tenant(
     harness: Harness, database: Database, tmp_path: Path
 ) -> None:
     store = harness.store
     with SampleJobBoard() as board:
+        board.server.set_route("/team", Route(200, TEAM_PAGE, "text/html"))
         sources = [s for s in board.sources() if s.source_id == "lever-initech"]
         comp = Composition.build(
             database, store, sources=lambda: sources, artifacts_root=tmp_path, min_score=1
         )
         try:
             save_profile(comp, SAMPLE_PROFILE)
-            register_sources(store, sources, clock=comp.clock)
             before = store.head_position()
+            register_sources(store, sources, clock=comp.clock, tenant_id=TENANT)
             async with harness.worker(comp.activities(), targets=comp.facts) as w:
                 handle = await w.client.start_workflow(
                     DiscoverWorkflow.run,
@@ -65,10 +90,34 @@ async def test_a_non_local_discover_and_its_preparations_write_only_under_that_t
                         TENANT, t.job_id, t.kind, t.target_version, t.source_event_id
                     )
                     await w.client.get_workflow_handle(preparation_workflow_id(key)).result()
+                applied = next(t.job_id for t in targets if comp.facts.pdf_ready(t.job_id))
+                await w.client.execute_workflow(
+                    ApplyWorkflow.run,
+                    ApplyWorkflowInput(tenant=TENANT, job_id=applied, dry_run=True),
+                    id=apply_workflow_id(TENANT, applied),
+                    task_queue=w.task_queue,
+                )
+                contacts = ContactServices(
+                    store=store, vault=PersonalDataVault(database), clock=comp.clock, tenant_id=TENANT
+                )
+                start_research(contacts, "team-1", employer="Initech", job_id=None)
+                research = await w.client.execute_workflow(
+                    ContactResearchWorkflow.run,
+                    ContactResearchInput(
+                        task_id="team-1",
+                        tenant=TENANT,
+                        employer="Initech",
+                        sources=[f"{board.base_url}/team"],
+                    ),
+                    id=f"contact-research-{TENANT}-team-1",
+                    task_queue=w.task_queue,
+                )
         finally:
             comp.close()
+        posts = board.server.posts
 
     assert result.observed_jobs == 7 and targets
+    assert research.candidates == 1 and posts == []  # the dry run sent nothing
     written = store.read_all(after=before, limit=100_000)
     by_tenant = Counter(e.tenant_id for e in written)
     elsewhere = sorted({(e.tenant_id, e.event_type) for e in written if e.tenant_id != TENANT})

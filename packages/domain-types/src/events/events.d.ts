@@ -942,6 +942,7 @@ export interface DiscoveryExecutionMembershipClosedPayload {
   execution: DiscoveryExecutionRefPayload;
   memberCount: number;
   closedAt: string;
+  reasonCode?: string | null;
 }
 
 export interface ProfileContinuationClosedPayload {

@@ -6,6 +6,7 @@ Each job gets one apply run whose id derives from the Temporal run and the job, 
 re-attaches to its run instead of claiming twice (a run already finished is counted, not redone).
 The browser is Playwright's sync API, bound to the thread that started it, so all browser work runs on
 one dedicated thread.  A dry run never submits; ``submitted`` counts only live runs that reached it.
+Everything an apply writes carries the workflow's tenant (``ApplyActivityInput.tenant_id``, ADR 0082).
 """
 
 from __future__ import annotations
@@ -69,20 +70,21 @@ class ApplyActivities:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="jobctrl-apply")
         self._browser: BrowserApplyPort | None = None
 
-    def _one(self, job_id: str, dry_run: bool, batch: bool, owner: StepOwner) -> bool:
-        """Claim (or re-attach to) this run's apply of ``job_id`` and run it; True when it submitted."""
+    def _one(self, tenant_id: str, job_id: str, dry_run: bool, batch: bool, owner: StepOwner) -> bool:
+        """Claim (or re-attach to) this run's apply of ``job_id`` and run it, writing under the
+        workflow's tenant; True when it submitted."""
         found = self.inputs(job_id)
         if found is None:
             raise MissingInputError(f"job {job_id} has no materials or application target to apply with")
         writer = Owner(owner.workflow_id, owner.run_id, owner.attempt)
         run_id = deterministic_id("apply-run", owner.run_id, job_id)
-        app = jobs(self.store, self.clock).load(job_id)
+        app = jobs(self.store, self.clock, tenant_id).load(job_id)
         existing = None if app is None else app.state.runs.get(run_id)
         if existing is None:
             claim_apply(
                 self.store, found.facts, self.policy(),
                 run_id=run_id, worker_id=self.worker_id, model=self.model, dry_run=dry_run, batch=batch,
-                clock=self.clock, owner=writer,
+                clock=self.clock, owner=writer, tenant_id=tenant_id,
             )  # fmt: skip
         elif existing.status is not RunStatus.RUNNING:
             return existing.status is RunStatus.SUCCEEDED
@@ -91,17 +93,19 @@ class ApplyActivities:
         result = run_apply(
             self.store, job_id=job_id, run_id=run_id, facts=found.facts, policy=self.policy(),
             profile=found.applicant, materials=found.materials, browser=self._browser,
-            clock=self.clock, owner=writer,
+            clock=self.clock, owner=writer, tenant_id=tenant_id,
         )  # fmt: skip
         return result.status is RunStatus.SUCCEEDED and not dry_run
 
     def _batch(self, params: ApplyActivityInput, owner: StepOwner) -> ApplyActivityResult:
         if params.job_id is not None and not params.continuous:
-            return ApplyActivityResult(1, int(self._one(params.job_id, params.dry_run, False, owner)))
+            return ApplyActivityResult(
+                1, int(self._one(params.tenant_id, params.job_id, params.dry_run, False, owner))
+            )
         processed = submitted = 0
         for job_id in self.candidates(params.tenant_id, max(1, params.batch_limit)):
             try:
-                submitted += self._one(job_id, params.dry_run, True, owner)
+                submitted += self._one(params.tenant_id, job_id, params.dry_run, True, owner)
             except JobCtrlError:
                 continue  # refused or failed: recorded on the job's run, the batch goes on
             processed += 1

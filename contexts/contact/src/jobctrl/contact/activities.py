@@ -3,7 +3,8 @@
 
 The pages are the ones the user supplied for this task (the source-access policy allows only their
 hosts); fetches go through the politeness gateway on a private event loop (a sync activity).  The
-candidates land sealed, in review; nothing becomes a contact here.
+candidates land sealed, in review; nothing becomes a contact here.  The task's events are written
+under the workflow's tenant (``ContactResearchActivityInput.tenant_id``).
 """
 
 from __future__ import annotations
@@ -59,5 +60,6 @@ class ContactActivities:
             services = ContactServices(
                 store=self.services.store, vault=self.services.vault, clock=self.services.clock,
                 llm=self.services.llm, spend=self.services.spend, fetcher=fetcher,
+                tenant_id=params.tenant_id,
             )  # fmt: skip
             return await run_research(services, params.task_id, list(params.sources), policy)

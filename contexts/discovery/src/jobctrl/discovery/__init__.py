@@ -11,7 +11,9 @@
   ``report_run_progress``, ``finish_discovery_run``, ``run_discovery`` (all of them in one call),
   ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
   ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
-  ``record_work_plan``, ``close_execution_membership``.  Plain inputs plus an ``EventStore``, a
-  ``Clock`` and (for crawling) a ``PolitenessGateway``: callable from Temporal activities.
+  ``record_work_plan``, ``close_execution_membership`` (and ``close_interrupted_membership``),
+  ``interrupt_discovery_run``.  Plain inputs plus an ``EventStore``, a ``Clock``, the tenant to
+  write under (default ``local``) and (for crawling) a ``PolitenessGateway``: callable from Temporal
+  activities.
 * ``sample_board`` — a local job board (58 postings, four formats, robots.txt) for tests and the demo.
 """

@@ -7,6 +7,7 @@ from typing import Any, Literal
 import msgspec
 
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.registry import Upcaster
 
 AtsKind = Literal["workday", "greenhouse", "lever", "ashby", "other"]
 SourceKind = Literal[
@@ -253,10 +254,15 @@ class DiscoveryExecutionWorkPlanRecorded(DomainEvent, frozen=True):
 
 
 class DiscoveryExecutionMembershipClosed(DomainEvent, frozen=True):
+    """The membership is final.  v2 adds ``reason_code``: absent when the terminal preparation fan-out
+    closed it, ``interrupted_<reason>`` when the Discover run ended before that (ADR 0083)."""
+
     event_type = "DiscoveryExecutionMembershipClosed"
+    schema_version = 2
     execution: DiscoveryExecutionRefPayload
     member_count: int
     closed_at: str
+    reason_code: str | None = None
 
 
 EVENTS: tuple[type[DomainEvent], ...] = (
@@ -285,3 +291,10 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     DiscoveryExecutionWorkPlanRecorded,
     DiscoveryExecutionMembershipClosed,
 )
+
+
+def _membership_closed_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    return payload  # v1 closes were all the terminal fan-out's: no reason
+
+
+UPCASTERS: tuple[Upcaster, ...] = (Upcaster("DiscoveryExecutionMembershipClosed", 1, _membership_closed_v1),)

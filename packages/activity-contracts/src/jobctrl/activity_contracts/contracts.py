@@ -145,8 +145,9 @@ class FinishDiscoveryRunInput:
 
 @dataclass(frozen=True)
 class InterruptDiscoveryRunInput:
-    """The Discover run failed or was canceled before its families reported: close its DiscoveryRun
-    with ``reason`` (ADR 0079).  A run already finished, or never started, records nothing."""
+    """The Discover run failed or was canceled before its terminal fan-out: close its DiscoveryRun
+    with ``reason`` (ADR 0079; a run already finished, or never started, records nothing) and its
+    execution's membership with ``interrupted_<reason>`` (ADR 0083; a closed one records nothing)."""
 
     execution: ExecutionRef
     reason: str

@@ -67,7 +67,7 @@ async def run_pipeline(
 ) -> PipelineReport:
     tick = progress or (lambda phase, done, total: None)
     version = await asyncio.to_thread(save_profile, comp, profile)
-    await asyncio.to_thread(register_sources, comp.store, sources, clock=comp.clock)
+    await asyncio.to_thread(register_sources, comp.store, sources, clock=comp.clock, tenant_id=tenant)
 
     tick("discover", 0, 1)
     handle = await client.start_workflow(
@@ -146,6 +146,7 @@ async def _dry_run(
         ),
         facts,
         clock=comp.clock,
+        tenant_id=tenant,
     )
     try:
         await client.execute_workflow(

@@ -9,6 +9,7 @@ from jobctrl.apply.identity import ApplicationIdentity
 from jobctrl.apply.job_application import JobApplication
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import ConcurrencyConflict, EventStore
 
 
@@ -27,12 +28,21 @@ class Owner:
 NO_OWNER = Owner()
 
 
-def jobs(store: EventStore, clock: Clock | None) -> AggregateRepository[JobApplication]:
-    return AggregateRepository.for_class(store, JobApplication, clock=clock or SystemClock())
+def jobs(
+    store: EventStore, clock: Clock | None, tenant_id: str = LOCAL_TENANT
+) -> AggregateRepository[JobApplication]:
+    """The job-application repository; what it saves is written under ``tenant_id`` (ADR 0082)."""
+    return AggregateRepository.for_class(
+        store, JobApplication, clock=clock or SystemClock(), tenant_id=tenant_id
+    )
 
 
-def identities(store: EventStore, clock: Clock | None) -> AggregateRepository[ApplicationIdentity]:
-    return AggregateRepository.for_class(store, ApplicationIdentity, clock=clock or SystemClock())
+def identities(
+    store: EventStore, clock: Clock | None, tenant_id: str = LOCAL_TENANT
+) -> AggregateRepository[ApplicationIdentity]:
+    return AggregateRepository.for_class(
+        store, ApplicationIdentity, clock=clock or SystemClock(), tenant_id=tenant_id
+    )
 
 
 def load_job(repo: AggregateRepository[JobApplication], job_id: str) -> JobApplication:

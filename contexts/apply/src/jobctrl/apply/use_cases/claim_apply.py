@@ -26,6 +26,7 @@ from jobctrl.apply.use_cases._common import (
     now_iso,
 )
 from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 
 
@@ -49,8 +50,9 @@ def claim_apply(
     email: bool = False,
     clock: Clock | None = None,
     owner: Owner = NO_OWNER,
+    tenant_id: str = LOCAL_TENANT,
 ) -> ApplyClaim:
-    job_repo, id_repo = jobs(store, clock), identities(store, clock)
+    job_repo, id_repo = jobs(store, clock, tenant_id), identities(store, clock, tenant_id)
     app = load_job(job_repo, facts.job_id)
     started_at = now_iso(clock)
     app.start_run(

@@ -6,7 +6,7 @@ from jobctrl.apply.facts import CurrentJobFacts
 from jobctrl.apply.identity import ApplicationIdentity, identity_key
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, identities, now_iso
 from jobctrl.kernel.clock import Clock
-from jobctrl.kernel.ids import deterministic_id
+from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id
 from jobctrl.kernel.store import EventStore
 
 
@@ -17,8 +17,9 @@ def grant_repeat_override(
     reason: str | None = None,
     clock: Clock | None = None,
     owner: Owner = NO_OWNER,
+    tenant_id: str = LOCAL_TENANT,
 ) -> str:
-    repo = identities(store, clock)
+    repo = identities(store, clock, tenant_id)
     key = identity_key(facts.employer, facts.role)
     identity = repo.load(key) or ApplicationIdentity(key)
     existing = identity.state.open_overrides.get(facts.job_id)

@@ -15,6 +15,7 @@ from jobctrl.apply.run_events import DryRunCompleted
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import MissingInputError
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 
 _ADDRESS = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
@@ -28,12 +29,13 @@ def record_email_candidate(
     candidate: EmailCandidate,
     clock: Clock | None = None,
     owner: Owner = NO_OWNER,
+    tenant_id: str = LOCAL_TENANT,
 ) -> None:
     if not _ADDRESS.match(candidate.recipient):
         raise InvalidReviewDecision("email candidate recipient is not one plain address")
     if facts.materials_generation is None or facts.profile_version is None or facts.application_url is None:
         raise MissingInputError("an email candidate needs current materials, profile and URL")
-    repo = jobs(store, clock)
+    repo = jobs(store, clock, tenant_id)
     app = repo.get(facts.job_id)
     if not app.run(run_id).dry_run:
         raise RunNotActive(f"apply run {run_id!r} is live; candidates are found by dry runs")

@@ -14,7 +14,7 @@ from jobctrl.apply.events import ApplyReviewDecisionRecorded, ReviewDecision
 from jobctrl.apply.facts import CurrentJobFacts
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, load_job
 from jobctrl.kernel.clock import Clock
-from jobctrl.kernel.ids import deterministic_id
+from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id
 from jobctrl.kernel.store import EventStore
 
 APPROVALS: frozenset[ReviewDecision] = frozenset({"approve_submit", "approve_dry_run"})
@@ -90,8 +90,9 @@ def record_review_decision(
     *,
     clock: Clock | None = None,
     owner: Owner = NO_OWNER,
+    tenant_id: str = LOCAL_TENANT,
 ) -> ApplyReviewDecisionRecorded:
-    repo = jobs(store, clock)
+    repo = jobs(store, clock, tenant_id)
     app = load_job(repo, command.job_id)
     candidate = app.state.email_candidate
     _check(

@@ -14,6 +14,7 @@ from jobctrl.apply.job_application import RunStatus
 from jobctrl.apply.run_events import FailureResult, NeedsVerification
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
 from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 
 
@@ -30,9 +31,10 @@ def recover_ambiguous_apply(
     stale_run_ids: frozenset[str],
     clock: Clock | None = None,
     owner: Owner = NO_OWNER,
+    tenant_id: str = LOCAL_TENANT,
 ) -> Recovery:
     """``stale_run_ids``: runs the caller knows have no live owner (Temporal describe says so)."""
-    repo = jobs(store, clock)
+    repo = jobs(store, clock, tenant_id)
     app = repo.load(job_id)
     if app is None:
         return Recovery((), ())
@@ -58,9 +60,10 @@ def resolve_needs_verification(
     submitted: bool,
     clock: Clock | None = None,
     owner: Owner = NO_OWNER,
+    tenant_id: str = LOCAL_TENANT,
 ) -> RunStatus:
     """The user checked: the application went out (``submitted``) or provably did not."""
-    repo = jobs(store, clock)
+    repo = jobs(store, clock, tenant_id)
     app = repo.get(job_id)
     if submitted:
         app.mark_submitted(run_id, applied_at=now_iso(clock), verification_confidence=1.0)

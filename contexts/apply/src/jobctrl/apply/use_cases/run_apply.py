@@ -28,6 +28,7 @@ from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import MissingInputError
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 
 
@@ -49,8 +50,9 @@ def run_apply(
     browser: BrowserApplyPort,
     clock: Clock | None = None,
     owner: Owner = NO_OWNER,
+    tenant_id: str = LOCAL_TENANT,
 ) -> ApplyRunResult:
-    repo = jobs(store, clock)
+    repo = jobs(store, clock, tenant_id)
     app = repo.get(job_id)
     run = app.run(run_id)
     if run.status is not RunStatus.RUNNING:

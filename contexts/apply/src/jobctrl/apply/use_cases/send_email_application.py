@@ -32,7 +32,7 @@ def send_email_application(
     clock: Clock | None = None,
     owner: Owner = NO_OWNER,
 ) -> RunStatus:
-    repo = jobs(store, clock)
+    repo = jobs(store, clock, tenant_id)
     app = repo.get(facts.job_id)
     run = app.run(run_id)
     if run.dry_run:

@@ -1,4 +1,8 @@
-"""The ports and stores a contact use case needs (built by the composition root)."""
+"""The ports and stores a contact use case needs (built by the composition root).
+
+The repositories write under ``tenant_id`` (default ``local``); the research activity builds its
+services with the workflow's tenant (ADR 0082).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from jobctrl.contact.ports import PageFetcher
 from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm import LlmPort, SpendRecorder
 
@@ -21,14 +26,17 @@ class ContactServices:
     llm: LlmPort | None = None
     spend: SpendRecorder | None = None
     fetcher: PageFetcher | None = None
+    tenant_id: str = LOCAL_TENANT
 
     @property
     def tasks(self) -> AggregateRepository[ContactResearchTask]:
-        return AggregateRepository.for_class(self.store, ContactResearchTask, clock=self.clock)
+        return AggregateRepository.for_class(
+            self.store, ContactResearchTask, clock=self.clock, tenant_id=self.tenant_id
+        )
 
     @property
     def contacts(self) -> AggregateRepository[Contact]:
-        return AggregateRepository.for_class(self.store, Contact, clock=self.clock)
+        return AggregateRepository.for_class(self.store, Contact, clock=self.clock, tenant_id=self.tenant_id)
 
     def now_iso(self) -> str:
         return isoformat(self.clock.now())

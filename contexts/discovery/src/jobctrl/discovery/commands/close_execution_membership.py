@@ -1,11 +1,22 @@
-"""Close an execution's membership (the terminal preparation fan-out); later links are refused."""
+"""Close an execution's membership; later links are refused.
+
+``close_execution_membership``: the terminal preparation fan-out's close (no reason).
+``close_interrupted_membership``: the Discover run ended before that fan-out -- failed, canceled,
+terminated or timed out (ADR 0083) -- so its membership is closed with ``interrupted_<why>``.  Both are
+idempotent: the first close stands and a second records nothing.  The interrupted close is written
+beside late writers of the same execution (a zombie family linking, a fan-out still planning), so a
+save that loses the race reloads and looks again.
+"""
 
 from __future__ import annotations
 
 from jobctrl.discovery.commands.link_execution_members import load_execution, save_execution
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery.domain.execution import DiscoveryExecutionRef, interrupted_reason
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.store.errors import ConcurrencyConflict
+
+ATTEMPTS = 8
 
 
 def close_execution_membership(store: EventStore, ref: DiscoveryExecutionRef, *, clock: Clock) -> bool:
@@ -13,3 +24,23 @@ def close_execution_membership(store: EventStore, ref: DiscoveryExecutionRef, *,
     changed = execution.close_membership(at=isoformat(clock.now()))
     save_execution(store, execution, clock)
     return changed
+
+
+def close_interrupted_membership(
+    store: EventStore, ref: DiscoveryExecutionRef, *, why: str, clock: Clock
+) -> bool:
+    """True when this call closed the membership (reason ``interrupted_<why>``, under the ref's
+    tenant).  A membership already closed -- by the fan-out, or by an earlier interruption -- is left
+    as it is; an execution that linked nobody is closed with 0 members."""
+    for attempt in range(ATTEMPTS):
+        execution = load_execution(store, ref, clock)
+        if not execution.close_membership(at=isoformat(clock.now()), reason_code=interrupted_reason(why)):
+            return False
+        try:
+            save_execution(store, execution, clock)
+        except ConcurrencyConflict:
+            if attempt == ATTEMPTS - 1:
+                raise
+            continue  # another writer appended to the execution: look again
+        return True
+    return False  # pragma: no cover - the loop returns or raises

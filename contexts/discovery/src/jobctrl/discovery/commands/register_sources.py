@@ -9,6 +9,7 @@ from jobctrl.discovery.adapters.registry import adapter_for
 from jobctrl.discovery.commands.register_source import register_source
 from jobctrl.discovery.events import SourceKind, SourceState
 from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 
 
@@ -18,9 +19,15 @@ def source_kind_for(config: SourceConfig) -> SourceKind:
 
 
 def register_sources(
-    store: EventStore, configs: Sequence[SourceConfig], *, clock: Clock, state: SourceState = "active"
+    store: EventStore,
+    configs: Sequence[SourceConfig],
+    *,
+    clock: Clock,
+    state: SourceState = "active",
+    tenant_id: str = LOCAL_TENANT,
 ) -> int:
-    """Returns how many entries were created (existing entries keep their state)."""
+    """Returns how many entries were created (existing entries keep their state); what it writes
+    carries ``tenant_id``."""
     created = 0
     for config in configs:
         _fetch, policy = adapter_for(config.ats_kind)
@@ -31,5 +38,6 @@ def register_sources(
             policy_id=policy.name,
             state=state,
             clock=clock,
+            tenant_id=tenant_id,
         )
     return created

@@ -5,8 +5,9 @@ part of it because the deterministic workflow id can be started again.  Each job
 once, in cohort ``observed_this_run`` or ``existing_backlog``; an observation promotes a backlog
 member, and nothing demotes an observed one.  Work plans move from pending to planned (immutable
 required steps + child workflow id), not_eligible (bounded reason) or failed; a failed plan may be
-planned again, a planned one never changes.  Closing membership (the terminal preparation fan-out)
-refuses later members.
+planned again, a planned one never changes.  Closing membership (the terminal preparation fan-out,
+or the end of an interrupted run with reason ``interrupted_<why>``) refuses later members; the first
+close stands.
 """
 
 from __future__ import annotations
@@ -28,6 +29,13 @@ from jobctrl.kernel.ids import deterministic_id
 from jobctrl.kernel.text import bounded_code
 
 ALLOWED_STEPS = frozenset({"enrich", "score", "tailor", "cover", "pdf"})
+INTERRUPTED = "interrupted"
+
+
+def interrupted_reason(why: str) -> str:
+    """The close reason of a run that ended before its terminal fan-out: ``interrupted_<why>``
+    (a bounded code; plain ``interrupted`` when ``why`` is not one)."""
+    return bounded_code(f"{INTERRUPTED}_{why}", fallback=INTERRUPTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +69,7 @@ class DiscoveryExecution(Aggregate):
         self.ref: DiscoveryExecutionRef | None = None
         self.members: dict[str, Member] = {}
         self.closed = False
+        self.close_reason: str | None = None
 
     @classmethod
     def for_ref(cls, ref: DiscoveryExecutionRef) -> DiscoveryExecution:
@@ -123,12 +132,17 @@ class DiscoveryExecution(Aggregate):
         self._record(self._plan_event(job_id, "failed", [], None, bounded_code(reason), at))
         return True
 
-    def close_membership(self, *, at: str) -> bool:
+    def close_membership(self, *, at: str, reason_code: str | None = None) -> bool:
+        """``reason_code`` None: the terminal fan-out closed it; else a bounded code (an interrupted
+        run's ``interrupted_<why>``).  Closing a closed membership records nothing."""
         if self.closed:
             return False
         self._record(
             DiscoveryExecutionMembershipClosed(
-                execution=self._payload(), member_count=len(self.members), closed_at=at
+                execution=self._payload(),
+                member_count=len(self.members),
+                closed_at=at,
+                reason_code=None if reason_code is None else bounded_code(reason_code),
             )
         )
         return True
@@ -180,3 +194,4 @@ class DiscoveryExecution(Aggregate):
     @applies(DiscoveryExecutionMembershipClosed)
     def _closed(self, event: DiscoveryExecutionMembershipClosed) -> None:
         self.closed = True
+        self.close_reason = event.reason_code

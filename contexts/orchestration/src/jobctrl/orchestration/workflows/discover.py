@@ -11,8 +11,11 @@ or fails (ADR 0070; patched ``discover-finish-run-v1`` so histories recorded bef
 If the run fails or is canceled before that (a cancel while families crawl, a failed backlog sweep),
 ``interrupt_discovery_run`` closes the DiscoveryRun with the failure code or ``canceled`` before the
 lifecycle frame records the workflow's own terminal fact (ADR 0079; patched
-``discover-interrupt-run-v1``).  Terminations and timeouts run no workflow code: the describe-based
-reconciler closes those runs.
+``discover-interrupt-run-v1``).  The same activity closes the execution's membership with
+``interrupted_<reason>``; a run that fails or is canceled after its finish but before the terminal
+fan-out closed the membership (every family failed, a failed enrichment pass or fan-out) calls it
+too, for the membership alone (ADR 0083; patched ``discover-close-membership-v1``).  Terminations and
+timeouts run no workflow code: the describe-based reconciler closes those runs and memberships.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ WORKFLOW_TYPE = "DiscoverWorkflow"
 SOURCE_FAILED = "discovery_source_failed"
 FINISH_RUN_PATCH = "discover-finish-run-v1"
 INTERRUPT_RUN_PATCH = "discover-interrupt-run-v1"
+CLOSE_MEMBERSHIP_PATCH = "discover-close-membership-v1"
 CANCELED = "canceled"
 
 
@@ -94,6 +98,7 @@ class DiscoverWorkflow:
         self._heartbeat = policies.HEARTBEAT
         self._heartbeat_s = 0.0
         self._run_finished = False
+        self._membership_closed = False
 
     @workflow.query
     def progress(self) -> DiscoverProgress:
@@ -118,11 +123,12 @@ class DiscoverWorkflow:
     async def _discover_closing_run(
         self, params: DiscoverWorkflowInput, execution: ExecutionRef
     ) -> DiscoverResult:
-        """Every way out of the body leaves the DiscoveryRun closed (ADR 0079)."""
+        """Every way out of the body leaves the DiscoveryRun (ADR 0079) and the execution's
+        membership (ADR 0083) closed."""
         try:
             return await self._discover(params, execution)
         except (Exception, asyncio.CancelledError) as exc:
-            if not self._run_finished and workflow.patched(INTERRUPT_RUN_PATCH):
+            if self._interrupt_needed():
                 cancelled = isinstance(exc, asyncio.CancelledError) or is_cancelled_exception(exc)
                 failure = failure_of(exc)
                 reason, retryable = (CANCELED, False) if cancelled else (failure.code, failure.retryable)
@@ -133,6 +139,14 @@ class DiscoverWorkflow:
                     retry_policy=policies.LIFECYCLE,
                 )
             raise
+
+    def _interrupt_needed(self) -> bool:
+        """Whether the way out must call ``interrupt_discovery_run``: the run is not finished, or its
+        membership is still open.  Each patch is asked only where a run recorded before it would not
+        have called the activity, so those histories replay."""
+        if not self._run_finished:
+            return workflow.patched(INTERRUPT_RUN_PATCH)
+        return not self._membership_closed and workflow.patched(CLOSE_MEMBERSHIP_PATCH)
 
     async def _steps(self, execution: ExecutionRef, *changes: PipelineStepChange) -> None:
         await workflow.execute_activity(
@@ -253,6 +267,7 @@ class DiscoverWorkflow:
             self._fanout(execution, "observed_this_run", ProgressTick(n + 1, self._total), task_queue),
         )
         assert isinstance(fanout, FanoutResult)
+        self._membership_closed = True  # the terminal fan-out closed it
         self._advance(n + 2)
         return DiscoverResult(
             execution=execution,

@@ -6,18 +6,22 @@ when every family failed (runtime reference §0.5) -- through the discovery cont
 nothing new.  A run that was never started (a worker whose planning is not the discovery context's)
 has nothing to finish.
 
-``interrupt_discovery_run``: the workflow failed or was canceled before ``finish_discovery_run`` ran,
-so the run ends as ``DiscoveryRunFailed`` with the reason as its error class and no source (ADR 0079);
-the same first-terminal-wins rule makes it a no-op after a finish, a retry or the reconciler.
+``interrupt_discovery_run``: the workflow failed or was canceled before its terminal fan-out closed
+the execution's membership.  If ``finish_discovery_run`` had not run yet, the run ends as
+``DiscoveryRunFailed`` with the reason as its error class and no source (ADR 0079); the same
+first-terminal-wins rule makes that a no-op after a finish, a retry or the reconciler.  Then the
+execution's membership is closed with ``interrupted_<reason>`` (ADR 0083; a no-op once closed).
 """
 
 from __future__ import annotations
 
 from temporalio import activity
 
+from jobctrl.discovery.commands.close_execution_membership import close_interrupted_membership
 from jobctrl.discovery.commands.finish_discovery_run import finish_discovery_run
 from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
 from jobctrl.discovery.commands.run_source_family import FamilyResult, SourceFailure
+from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.aggregate import AggregateRepository
@@ -67,10 +71,11 @@ class DiscoveryRunActivities:
 
     @activity.defn(name="interrupt_discovery_run")
     def interrupt_discovery_run(self, params: InterruptDiscoveryRunInput) -> bool:
-        """True when this call recorded the run's terminal fact."""
+        """True when this call recorded the run's terminal fact (the membership close is reported by
+        its event, not here)."""
         ex = params.execution
         try:
-            return interrupt_discovery_run(
+            ended = interrupt_discovery_run(
                 self.deps.store,
                 run_id=ex.temporal_run_id,
                 reason=params.reason,
@@ -79,5 +84,12 @@ class DiscoveryRunActivities:
                 workflow_id=ex.workflow_id,
                 tenant_id=ex.tenant_id,
             )
+            close_interrupted_membership(
+                self.deps.store,
+                DiscoveryExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id),
+                why=params.reason,
+                clock=self.deps.clock,
+            )
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
+        return ended

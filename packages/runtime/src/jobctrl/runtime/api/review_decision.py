@@ -80,7 +80,7 @@ def decide(
     facts = current_facts(svc, job_id)
     command = ReviewDecisionCommand(job_id=job_id, **body.model_dump())
     try:
-        event = record_review_decision(svc.store, command, facts, clock=svc.clock)
+        event = record_review_decision(svc.store, command, facts, clock=svc.clock, tenant_id=svc.tenant_id)
     except InvalidReviewDecision as exc:
         raise ApiError(422, exc.code, exc.message) from None
     return ReviewDecisionResult(job_id=job_id, decision_id=event.decision_id, decision=event.decision)

@@ -5,14 +5,17 @@ reached its ``interrupt_discovery_run`` activity, so its DiscoveryRun would stay
 model for ever.  When the describe-based reconciler settles such a run it closes the discovery run
 first, with the verdict's own code as the reason, and only then appends the ``Workflow*`` verdict: a
 crash between the two leaves the workflow run open, and the next pass closes nothing twice (the run's
-first terminal fact wins) and appends the verdict.
+first terminal fact wins) and appends the verdict.  The execution's membership is closed between
+the two, with ``interrupted_<verdict code>`` (ADR 0083; a no-op once closed, so also on the next pass).
 """
 
 from __future__ import annotations
 
 from temporalio.client import WorkflowExecutionStatus as Status
 
+from jobctrl.discovery.commands.close_execution_membership import close_interrupted_membership
 from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
+from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.workflows.discover import WORKFLOW_TYPE as DISCOVER
@@ -26,11 +29,12 @@ RETRYABLE: frozenset[Status] = frozenset({Status.TERMINATED, Status.TIMED_OUT})
 def close_orphaned_discovery_run(
     store: EventStore, run: RunState, status: Status, reason: str, clock: Clock
 ) -> bool:
-    """True when this call recorded the discovery run's terminal fact.  A completed workflow finished
-    its run itself (ADR 0070); another workflow type has no discovery run."""
+    """True when this call recorded the discovery run's terminal fact; the execution's membership is
+    closed too.  A completed workflow finished its run and closed its membership itself (ADR 0070);
+    another workflow type has neither."""
     if run.workflow_type != DISCOVER or status == Status.COMPLETED:
         return False
-    return interrupt_discovery_run(
+    ended = interrupt_discovery_run(
         store,
         run_id=run.run_id,
         reason=reason,
@@ -39,3 +43,6 @@ def close_orphaned_discovery_run(
         workflow_id=run.workflow_id,
         tenant_id=run.tenant_id,
     )
+    ref = DiscoveryExecutionRef(run.tenant_id, run.workflow_id, run.run_id)
+    close_interrupted_membership(store, ref, why=reason, clock=clock)
+    return ended
