@@ -4,6 +4,7 @@ slow clients cut off without losing a frame, resume joins without gaps or repeat
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -15,6 +16,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api.hub import ClientLagged, Delivery, EventHub, HubClosed, Subscription
+from jobctrl.runtime.api.sse import event_stream
 
 pytestmark = [pytest.mark.both_databases, pytest.mark.asyncio]
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -237,3 +239,27 @@ async def test_a_wait_with_a_timeout_returns_nothing_and_keeps_the_subscription(
     delivery = await waiter
     assert delivery is not None and ids(delivery.data) == positions
     sub.close()
+
+
+async def test_the_stream_writes_one_chunk_per_wake_up_and_a_reconnect_with_the_last_id_handed_out(
+    store: EventStore,
+) -> None:
+    hub = _hub(store, queue_batches=1)
+    body = event_stream(hub, None, keepalive_s=60, heartbeat_s=60)
+    assert await body.__anext__() == b"retry: 5000\n\n"
+    first = asyncio.ensure_future(body.__anext__())  # subscribes, then waits for the hub
+    while hub.client_count < 1:
+        await asyncio.sleep(0.01)
+    sent = _append(store, 2, "job-stream-0")
+    await hub.tick()
+    assert ids(await first) == sent  # both frames of the batch in one write
+    for i in (1, 2):  # the stream is not read meanwhile: the second batch overflows its queue
+        _append(store, 1, f"job-stream-{i}")
+        await hub.tick()
+    frame = await body.__anext__()
+    assert frame.startswith(b"event: reconnect\n") and json.loads(frame.split(b"data: ")[1]) == {
+        "lastEventId": sent[-1]
+    }
+    with pytest.raises(StopAsyncIteration):
+        await body.__anext__()
+    assert hub.client_count == 0

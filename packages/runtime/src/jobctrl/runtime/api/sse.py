@@ -34,7 +34,7 @@ async def event_stream(
     """The response body: one write per hub batch (frames encoded once by the hub, ADR 0075)."""
     yield b"retry: %d\n\n" % RETRY_MS
     source = await hub.subscribe(after, tenant_id)
-    last_sent = hub.head if after is None else after  # refined by the first delivery
+    last_sent = source.last_sent  # the resume point, or the log's head when there was none
     next_keepalive = time.monotonic() + keepalive_s
     next_heartbeat = time.monotonic() + heartbeat_s
     try:
