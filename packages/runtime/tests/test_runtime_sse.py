@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import threading
 import time
@@ -17,7 +16,6 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import EventStore
 from jobctrl.runtime.api.app import ApiConfig
-from jobctrl.runtime.api.hub import ClientLagged, EventHub
 
 from .conftest import RunningApi, run_api
 
@@ -132,68 +130,6 @@ def test_bad_resume_point_is_a_typed_400(api: RunningApi) -> None:
     response = httpx.get(f"{api.base_url}/v1/events/stream?since=-3", timeout=5)
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "invalid_resume_point"
-
-
-@pytest.mark.asyncio
-async def test_database_reads_per_tick_do_not_grow_with_clients(api: RunningApi) -> None:
-    """At the hub: one read per tick feeds 1 client or 200 alike."""
-    store = api.services.store
-
-    async def reads_with(clients: int) -> tuple[int, list[int]]:
-        hub = EventHub(store, poll_interval=60, queue_batches=8)  # ticks driven by hand
-        hub.head = store.head_position()
-        streams = [hub.subscribe(None).__aiter__() for _ in range(clients)]
-        firsts = [asyncio.ensure_future(s.__anext__()) for s in streams]
-        deadline = time.monotonic() + 30
-        while hub.client_count < clients:  # every client registered (each reads the head once)
-            assert time.monotonic() < deadline
-            await asyncio.sleep(0.01)
-        _append(store, 3, f"job-reads-{clients}")
-        before = hub.stats.db_reads
-        await hub.tick()
-        reads = hub.stats.db_reads - before
-        got = [(await f).position for f in firsts]
-        for stream in streams:
-            await stream.aclose()  # type: ignore[attr-defined]
-        return reads, got
-
-    reads_1, got_1 = await reads_with(1)
-    reads_200, got_200 = await reads_with(200)
-    assert reads_1 == reads_200 == 1
-    assert len(set(got_200)) == 1 and got_200[0] > got_1[0]
-
-
-@pytest.mark.asyncio
-async def test_a_slow_client_is_cut_off_without_stalling_others(api: RunningApi) -> None:
-    """At the hub: a client that reads nothing overflows its bounded queue and is told where to resume."""
-    store = api.services.store
-    hub = EventHub(store, poll_interval=60, queue_batches=2)  # ticks driven by hand below
-    hub.head = store.head_position()
-    slow = hub.subscribe(None).__aiter__()
-    fast = hub.subscribe(None).__aiter__()
-    first_slow = asyncio.ensure_future(slow.__anext__())  # registers the slow client, then never reads on
-    received: list[int] = []
-    reader = asyncio.ensure_future(fast.__anext__())
-    await asyncio.sleep(0.05)
-    for i in range(6):
-        _append(store, 1, f"job-lag-{i}")
-        await hub.tick()
-        while True:
-            done, _ = await asyncio.wait({reader}, timeout=0.05)
-            if not done:
-                break
-            received.append(reader.result().position)
-            reader = asyncio.ensure_future(fast.__anext__())
-    assert len(received) == 6 and received == sorted(received)
-    assert hub.stats.clients_cut_off == 1
-    first = await first_slow
-    with pytest.raises(ClientLagged) as lagged:
-        while True:
-            await slow.__anext__()
-    assert lagged.value.last_position >= first.position
-    reader.cancel()
-    await asyncio.gather(reader, return_exceptions=True)
-    await fast.aclose()  # type: ignore[attr-defined]
 
 
 def test_a_token_guards_everything_but_health(db_url: str) -> None:

@@ -1,12 +1,17 @@
-"""One shared poller feeding every SSE client.
+"""One shared poller feeding every SSE client, each batch encoded once.
 
-The hub reads new ``job_events`` rows once per tick, whatever the number of connected clients, and
-fans each batch out to bounded per-client queues.  A client whose queue is full is not allowed to
-stall the others: it is cut off with a ``reconnect`` frame carrying the last id it was sent, and
-its browser's EventSource resumes from there (``Last-Event-ID``).
+The hub reads new ``job_events`` rows once per tick, whatever the number of connected clients,
+encodes each row of the batch into its SSE frame once (``EncodedBatch``) and puts the batch, by
+reference, on a bounded queue per client.  A client wakes up once per batch (or once for everything
+queued since it last woke) and writes it as one chunk; the bytes of a whole batch are joined once
+per tenant and shared by every client of that tenant.
+
+A client whose queue is full is not allowed to stall the others: its queued batches are dropped and
+it is cut off with a ``reconnect`` frame carrying the last position it was actually handed, so its
+browser's EventSource resumes from there (``Last-Event-ID``) and nothing is lost.
 
 A client that resumes from an older position is first served from the database (a per-connection
-catch-up read, not a per-tick read) and then joins the live feed; positions already sent are
+catch-up read, not a per-tick read) and then joins the live feed; positions already handed out are
 skipped, so the join is seamless and nothing is sent twice.
 """
 
@@ -15,15 +20,35 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+import msgspec
 
 from jobctrl.kernel.events import StoredEvent
 from jobctrl.kernel.store import EventStore
 
 log = logging.getLogger(__name__)
-Batch = tuple[StoredEvent, ...]
-_CLOSED: Batch = ()
+_encoder = msgspec.json.Encoder()
+
+
+def event_frame(row: StoredEvent) -> bytes:
+    """``id`` = log position, ``event`` = eventType, ``data`` = the envelope (+ ``jobId`` if any)."""
+    envelope: dict[str, object] = {
+        "eventType": row.event_type,
+        "tenantId": row.tenant_id,
+        "occurredAt": row.occurred_at,
+        "payload": msgspec.Raw(row.payload),
+    }
+    job_id = msgspec.json.decode(row.payload).get("jobId") if b'"jobId"' in row.payload else None
+    if isinstance(job_id, str):
+        envelope["jobId"] = job_id
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (
+        row.position,
+        row.event_type.encode(),
+        _encoder.encode(envelope),
+    )
 
 
 class ClientLagged(Exception):
@@ -34,20 +59,72 @@ class ClientLagged(Exception):
         self.last_position = last_position
 
 
+class HubClosed(Exception):
+    """The hub stopped; the stream ends (EventSource reconnects from its last id)."""
+
+
 @dataclass
 class HubStats:
     ticks: int = 0
     db_reads: int = 0
     events_broadcast: int = 0
+    frames_encoded: int = 0
     clients_cut_off: int = 0
     catch_up_reads: int = 0
 
 
+class EncodedBatch:
+    """One poll's rows in log order, each encoded once; shared by reference by every client."""
+
+    __slots__ = ("_joined", "frames", "positions", "tenants")
+
+    def __init__(self, rows: Sequence[StoredEvent], frames: Sequence[bytes]) -> None:
+        self.positions = tuple(r.position for r in rows)
+        self.tenants = tuple(r.tenant_id for r in rows)
+        self.frames = tuple(frames)
+        self._joined: dict[str, bytes] = {}
+
+    @property
+    def last_position(self) -> int:
+        return self.positions[-1]
+
+    def chunk(self, tenant_id: str, after: int) -> bytes:
+        """This tenant's frames with a position greater than ``after``, as one write.
+
+        The whole batch (the usual case) is joined once per tenant and the same ``bytes`` object is
+        returned to every client; only a client that joined inside the batch gets a fresh slice.
+        """
+        if after < self.positions[0]:
+            joined = self._joined.get(tenant_id)
+            if joined is None:
+                joined = self._joined[tenant_id] = self._join(tenant_id, 0)
+            return joined
+        return self._join(tenant_id, bisect_right(self.positions, after))
+
+    def _join(self, tenant_id: str, start: int) -> bytes:
+        return b"".join(
+            f for f, t in zip(self.frames[start:], self.tenants[start:], strict=True) if t == tenant_id
+        )
+
+
+_CLOSED = EncodedBatch((), ())  # sentinel: the hub stopped or the client was cut off
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What one wake-up hands a client: its frames (maybe none) and the position they reach."""
+
+    data: bytes
+    last_position: int
+
+
 @dataclass(eq=False)
 class _Client:
-    queue: asyncio.Queue[Batch]
-    overflowed: bool = False
+    queue: asyncio.Queue[EncodedBatch]
+    tenant_id: str
     last_sent: int = 0
+    joined_at: int = 0
+    overflowed: bool = False
 
 
 @dataclass
@@ -80,8 +157,7 @@ class EventHub:
                 await self._task
             self._task = None
         for client in list(self._clients):
-            with contextlib.suppress(asyncio.QueueFull):
-                client.queue.put_nowait(_CLOSED)
+            _close(client.queue)
 
     def poke(self) -> None:
         """Poll now instead of at the next tick (e.g. on a PostgreSQL NOTIFY)."""
@@ -105,8 +181,12 @@ class EventHub:
                 await asyncio.wait_for(self._wake.wait(), self.poll_interval)
             self._wake.clear()
 
+    def _encode(self, rows: Sequence[StoredEvent]) -> list[bytes]:
+        self.stats.frames_encoded += len(rows)
+        return [event_frame(r) for r in rows]
+
     async def tick(self) -> int:
-        """Read everything new (in pages) once and fan it out; returns the number of events."""
+        """Read everything new (in pages) once, encode it once and fan it out; returns the count."""
         self.stats.ticks += 1
         total = 0
         while True:
@@ -114,54 +194,119 @@ class EventHub:
             rows = await asyncio.to_thread(self.store.read_all, self.head, self.batch_size)
             if not rows:
                 return total
-            batch = tuple(rows)
-            self.head = batch[-1].position
-            total += len(batch)
-            self.stats.events_broadcast += len(batch)
-            for client in list(self._clients):
-                if client.overflowed:
-                    continue
-                try:
-                    client.queue.put_nowait(batch)
-                except asyncio.QueueFull:
-                    client.overflowed = True
-                    self.stats.clients_cut_off += 1
-                    with contextlib.suppress(asyncio.QueueEmpty):
-                        client.queue.get_nowait()  # make room for the sentinel
-                    client.queue.put_nowait(_CLOSED)
-            if len(batch) < self.batch_size:
+            # From here to the end of the fan-out nothing awaits: a client registers either before
+            # this batch (and gets it) or after ``head`` moved past it (and catches it up itself).
+            self.head = rows[-1].position
+            total += len(rows)
+            self.stats.events_broadcast += len(rows)
+            if self._clients:
+                batch = EncodedBatch(rows, self._encode(rows))
+                for client in list(self._clients):
+                    if client.overflowed:
+                        continue
+                    try:
+                        client.queue.put_nowait(batch)
+                    except asyncio.QueueFull:
+                        client.overflowed = True
+                        self.stats.clients_cut_off += 1
+                        _close(client.queue)
+            if len(rows) < self.batch_size:
                 return total
 
-    async def subscribe(self, after: int | None) -> AsyncIterator[StoredEvent]:
-        """Yield events with position > ``after`` (``None``: from the live head), in order.
-
-        Raises ``ClientLagged`` when this client fell too far behind.
-        """
-        client = _Client(queue=asyncio.Queue(self.queue_batches))
-        joined_at = self.head
+    async def subscribe(self, after: int | None, tenant_id: str = "local") -> Subscription:
+        """Register a client for positions > ``after`` (``None``: from the log's head now)."""
         if after is None:  # "from the head" means the log's head now, not the hub's last tick
             after = await asyncio.to_thread(self.store.head_position)
-        client.last_sent = after
+        # Registered and stamped with the hub's head in one step (no await in between), so every
+        # batch after ``joined_at`` reaches the queue and everything up to it is caught up.
+        client = _Client(asyncio.Queue(self.queue_batches), tenant_id, after, self.head)
         self._clients.add(client)
+        return Subscription(self, client)
+
+    async def _catch_up(self, client: _Client) -> Delivery | None:
+        """One page of the per-connection catch-up read, or None once caught up to ``joined_at``."""
+        if client.last_sent >= client.joined_at:
+            return None
+        self.stats.catch_up_reads += 1
+        rows = await asyncio.to_thread(self.store.read_all, client.last_sent, self.batch_size)
+        rows = [r for r in rows if r.position <= client.joined_at]
+        if not rows:
+            client.joined_at = client.last_sent  # nothing more below the join point
+            return None
+        mine = [r for r in rows if r.tenant_id == client.tenant_id]
+        return Delivery(b"".join(self._encode(mine)), rows[-1].position)
+
+
+def _close(queue: asyncio.Queue[EncodedBatch]) -> None:
+    """Drop what is queued and leave the sentinel (the client resumes from what it was handed)."""
+    while not queue.empty():
+        queue.get_nowait()
+    queue.put_nowait(_CLOSED)
+
+
+class Subscription:
+    """One client's view of the hub: ``next()`` hands over everything new in one chunk."""
+
+    def __init__(self, hub: EventHub, client: _Client) -> None:
+        self._hub = hub
+        self._client = client
+
+    @property
+    def last_sent(self) -> int:
+        return self._client.last_sent
+
+    async def next(self, timeout: float | None = None) -> Delivery | None:
+        """The frames queued since the last call (waiting at most ``timeout`` s; None if none came).
+
+        Catch-up pages come first (read from the database, not subject to ``timeout``).  Raises
+        ``ClientLagged`` once the client was cut off, ``HubClosed`` once the hub stopped.
+        """
+        client = self._client
+        if client.last_sent < client.joined_at:
+            page = await self._hub._catch_up(client)
+            if page is not None:
+                client.last_sent = page.last_position
+                return page
+        queue = client.queue
+        if queue.empty():
+            if timeout is None:
+                first = await queue.get()
+            else:
+                try:
+                    async with asyncio.timeout(timeout):
+                        first = await queue.get()
+                except TimeoutError:
+                    return None
+        else:
+            first = queue.get_nowait()
+        batches = [first]
+        while batches[-1] is not _CLOSED and not queue.empty():
+            batches.append(queue.get_nowait())
+        ended = batches[-1] is _CLOSED
+        if ended:
+            batches.pop()
+            if not batches:
+                queue.put_nowait(_CLOSED)  # the end is sticky: every later call ends the same way
+                if client.overflowed:
+                    raise ClientLagged(client.last_sent)
+                raise HubClosed()
+            queue.put_nowait(_CLOSED)  # hand over what came before; end on the next call
+        after, tenant = client.last_sent, client.tenant_id
+        chunks = [b.chunk(tenant, after) for b in batches if b.last_position > after]
+        client.last_sent = max(after, batches[-1].last_position)
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)  # one batch: the shared bytes
+        return Delivery(data, client.last_sent)
+
+    def close(self) -> None:
+        self._hub._clients.discard(self._client)
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> Delivery:
         try:
-            while client.last_sent < joined_at:  # catch up from the database, page by page
-                self.stats.catch_up_reads += 1
-                rows = await asyncio.to_thread(self.store.read_all, client.last_sent, self.batch_size)
-                rows = [r for r in rows if r.position <= joined_at]
-                if not rows:
-                    break
-                for row in rows:
-                    client.last_sent = row.position
-                    yield row
-            while True:
-                batch = await client.queue.get()
-                if batch is _CLOSED or not batch:
-                    if client.overflowed:
-                        raise ClientLagged(client.last_sent)
-                    return
-                for row in batch:
-                    if row.position > client.last_sent:
-                        client.last_sent = row.position
-                        yield row
-        finally:
-            self._clients.discard(client)
+            delivery = await self.next()
+        except HubClosed:
+            raise StopAsyncIteration from None
+        assert delivery is not None  # no timeout
+        return delivery

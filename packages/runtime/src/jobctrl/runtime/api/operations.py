@@ -369,82 +369,108 @@ def read_inventory(conn: sa.Connection, inputs: SnapshotInputs) -> _Inventory:
 # ---------------------------------------------------------------- execution selection and phase
 
 
+def _of_execution(table: sa.Table) -> sa.ColumnElement[bool]:
+    c = table.c
+    return sa.and_(
+        c.tenant_id == sa.bindparam("tenant_id"),
+        c.workflow_id == sa.bindparam("workflow_id"),
+        c.run_id == sa.bindparam("run_id"),
+    )
+
+
+def _execution_params(ex: ExecutionKey) -> dict[str, str]:
+    return {"tenant_id": ex.tenant_id, "workflow_id": ex.workflow_id, "run_id": ex.run_id}
+
+
 @dataclass(frozen=True)
-class _Member:
-    job_id: str
+class _MemberGroup:
+    """Members of one execution sharing cohort, plan, required stages and the state of each stage.
+
+    The grouping is done by the database (one row per distinct combination, a handful in practice),
+    so the snapshot's Python work is independent of the number of members (ADR 0076).
+    """
+
     cohort: str
     plan: str
     required: tuple[str, ...]
+    states: Mapping[str, str]  # stage -> state, only for stages that have a row
+    count: int
+
+    @property
+    def terminal(self) -> bool:
+        if self.plan == "not_eligible":
+            return True
+        if self.plan != "planned":
+            return False  # pending and failed plans do not mean the job needs no work
+        return all(self.states.get(st) in _TERMINAL_STAGE for st in self.required)
 
 
-def _members_and_states(
-    conn: sa.Connection, ex: ExecutionKey
-) -> tuple[list[_Member], dict[tuple[str, str], str]]:
-    """The execution's members and the stage states of their jobs, in one pass over the members."""
-    m, s = discovery_execution_jobs.c, job_stage_states.c
-    rows = conn.execute(
-        sa.select(m.job_id, m.cohort, m.plan_state, m.required_steps_json, s.stage, s.state)
-        .select_from(
-            discovery_execution_jobs.outerjoin(
-                job_stage_states, sa.and_(s.tenant_id == m.tenant_id, s.job_id == m.job_id)
-            )
+def _member_groups_query() -> sa.Select[Any]:
+    m = discovery_execution_jobs.c
+    joined: sa.FromClause = discovery_execution_jobs
+    state_columns = []
+    for stage in STAGES:  # one primary-key probe per member and stage
+        s = job_stage_states.alias(f"s_{stage}")
+        joined = joined.outerjoin(
+            s, sa.and_(s.c.tenant_id == m.tenant_id, s.c.job_id == m.job_id, s.c.stage == stage)
         )
-        .where(m.tenant_id == ex.tenant_id, m.workflow_id == ex.workflow_id, m.run_id == ex.run_id)
+        state_columns.append(s.c.state.label(f"state_{stage}"))
+    keys = [m.cohort, m.plan_state, m.required_steps_json, *state_columns]
+    return (
+        sa.select(*keys, sa.func.count().label("n"))
+        .select_from(joined)
+        .where(_of_execution(discovery_execution_jobs))
+        .group_by(*keys)
     )
-    members: dict[str, _Member] = {}
-    states: dict[tuple[str, str], str] = {}
+
+
+_MEMBER_GROUPS = _member_groups_query()
+
+
+def _member_groups(conn: sa.Connection, ex: ExecutionKey) -> list[_MemberGroup]:
+    """The execution's members counted by (cohort, plan, required stages, state per stage)."""
+    rows = conn.execute(_MEMBER_GROUPS, _execution_params(ex))
     parsed: dict[str, tuple[str, ...]] = {}  # most members share one of a few step lists
-    for job_id, cohort, plan, steps_json, stage, state in rows:
-        if job_id not in members:
-            if (steps := parsed.get(steps_json)) is None:
-                steps = parsed[steps_json] = tuple(st for st in json.loads(steps_json) if st in STAGES)
-            members[job_id] = _Member(job_id, cohort, plan, steps)
-        if stage is not None:
-            states[(job_id, stage)] = state
-    return list(members.values()), states
+    groups = []
+    for cohort, plan, steps_json, *states, n in rows:
+        if (steps := parsed.get(steps_json)) is None:
+            steps = parsed[steps_json] = tuple(st for st in json.loads(steps_json) if st in STAGES)
+        by_stage = {st: state for st, state in zip(STAGES, states, strict=True) if state is not None}
+        groups.append(_MemberGroup(cohort, plan, steps, by_stage, int(n)))
+    return groups
 
 
-def _is_terminal(member: _Member, states: Mapping[tuple[str, str], str]) -> bool:
-    if member.plan == "not_eligible":
-        return True
-    if member.plan != "planned":
-        return False  # pending and failed plans do not mean the job needs no work
-    return all(states.get((member.job_id, st)) in _TERMINAL_STAGE for st in member.required)
-
-
-def _cohort(members: Iterable[_Member], states: Mapping[tuple[str, str], str]) -> CohortSummary:
-    ms = list(members)
-    plans = Counter(m.plan for m in ms)
-    terminal = sum(1 for m in ms if _is_terminal(m, states))
+def _cohort(groups: Iterable[_MemberGroup]) -> CohortSummary:
+    gs = list(groups)
+    plans: Counter[str] = Counter()
+    for g in gs:
+        plans[g.plan] += g.count
+    members = sum(g.count for g in gs)
+    terminal = sum(g.count for g in gs if g.terminal)
     return CohortSummary(
-        members=len(ms),
+        members=members,
         planned=plans["planned"],
         not_eligible=plans["not_eligible"],
         pending=plans["pending"],
         failed_plan=plans["failed"],
         terminal=terminal,
-        remaining=len(ms) - terminal,
+        remaining=members - terminal,
     )
+
+
+# Statements are built once (the snapshot is polled); only their parameters change per read.
+_CLOSED = sa.select(discovery_executions.c.membership_closed).where(_of_execution(discovery_executions))
+_STEPS = sa.select(pipeline_step_projections.c.step_kind, pipeline_step_projections.c.status).where(
+    _of_execution(pipeline_step_projections)
+)
 
 
 def _closed_fact(conn: sa.Connection, ex: ExecutionKey) -> bool:
-    e = discovery_executions.c
-    closed = conn.execute(
-        sa.select(e.membership_closed).where(
-            e.tenant_id == ex.tenant_id, e.workflow_id == ex.workflow_id, e.run_id == ex.run_id
-        )
-    ).scalar()
-    return bool(closed)
+    return bool(conn.execute(_CLOSED, _execution_params(ex)).scalar())
 
 
 def _steps(conn: sa.Connection, ex: ExecutionKey) -> list[tuple[str, str]]:
-    p = pipeline_step_projections.c
-    rows = conn.execute(
-        sa.select(p.step_kind, p.status).where(
-            p.tenant_id == ex.tenant_id, p.workflow_id == ex.workflow_id, p.run_id == ex.run_id
-        )
-    )
-    return [(str(k), str(s)) for k, s in rows]
+    return [(str(k), str(s)) for k, s in conn.execute(_STEPS, _execution_params(ex))]
 
 
 def _phase(workflow_status: str, closed: bool, summaries: Sequence[CohortSummary], issues: bool) -> Phase:
@@ -465,8 +491,7 @@ def _phase(workflow_status: str, closed: bool, summaries: Sequence[CohortSummary
 class _Selected:
     key: ExecutionKey
     view: ExecutionView
-    members: list[_Member]
-    states: dict[tuple[str, str], str]
+    groups: list[_MemberGroup]
     steps: list[tuple[str, str]]
     families_planned: int
 
@@ -475,18 +500,18 @@ def _build_execution(
     conn: sa.Connection, row: Any, selected_as: Literal["active_or_draining", "latest_terminal"]
 ) -> _Selected:
     key = ExecutionKey(row.tenant_id, row.workflow_id, row.run_id or "")
-    members, states = _members_and_states(conn, key)
+    groups = _member_groups(conn, key)
     steps = _steps(conn, key)
     # Membership is closed by the terminal preparation_fanout step (or its recorded closing fact).
     closed = _closed_fact(conn, key) or any(
         k == "preparation_fanout" and s in ("succeeded", "failed") for k, s in steps
     )
-    current = _cohort((m for m in members if m.cohort == "observed_this_run"), states)
-    swept = _cohort((m for m in members if m.cohort == "existing_backlog"), states)
+    current = _cohort(g for g in groups if g.cohort == "observed_this_run")
+    swept = _cohort(g for g in groups if g.cohort == "existing_backlog")
     issues = (
         any(s == "failed" for _, s in steps)
         or current.failed_plan + swept.failed_plan > 0
-        or any(states.get((m.job_id, st)) in ("exhausted", "canceled") for m in members for st in m.required)
+        or any(g.states.get(st) in ("exhausted", "canceled") for g in groups for st in g.required)
     )
     phase = _phase(row.status, closed, (current, swept), issues)
     view = ExecutionView(
@@ -501,24 +526,34 @@ def _build_execution(
         current_execution=current,
         swept_existing_backlog=swept,
     )
-    return _Selected(key, view, members, states, steps, _read_families_planned(conn, key))
+    return _Selected(key, view, groups, steps, _read_families_planned(conn, key))
+
+
+_EXECUTIONS = (
+    sa.select(workflow_run_projections)
+    .where(
+        workflow_run_projections.c.tenant_id == sa.bindparam("tenant_id"),
+        workflow_run_projections.c.workflow_type == DISCOVER_WORKFLOW_TYPE,
+        workflow_run_projections.c.run_id.is_not(None),
+    )
+    .order_by(workflow_run_projections.c.last_event_position.desc())
+)
 
 
 def select_execution(conn: sa.Connection, tenant_id: str) -> _Selected | None:
     """The active or draining Discover execution, else the latest terminal one."""
-    w = workflow_run_projections.c
-    rows = conn.execute(
-        sa.select(workflow_run_projections)
-        .where(w.tenant_id == tenant_id, w.workflow_type == DISCOVER_WORKFLOW_TYPE, w.run_id.is_not(None))
-        .order_by(w.last_event_position.desc())
-    ).all()
+    rows = conn.execute(_EXECUTIONS, {"tenant_id": tenant_id}).all()
     if not rows:
         return None
-    built = [_build_execution(conn, r, "active_or_draining") for r in rows]
-    for sel in built:
+    latest: _Selected | None = None
+    for i, row in enumerate(rows):
+        if i > 0 and (row.status == "canceled" or row.status in _FAILED_WORKFLOW):
+            continue  # never discovering/draining, and not the newest: no need to build it
+        sel = _build_execution(conn, row, "active_or_draining")
         if sel.view.phase in ("discovering", "draining"):
             return sel
-    latest = built[0]
+        latest = latest or sel
+    assert latest is not None  # rows[0] is always built
     latest.view = msgspec.structs.replace(latest.view, selected_as="latest_terminal")
     return latest
 
@@ -555,6 +590,31 @@ def _totals(conn: sa.Connection, tenant_id: str, cache: TotalsCache | None) -> l
     return totals
 
 
+def _running_query() -> sa.Select[Any]:
+    s, w, m = job_stage_states.c, workflow_run_projections.c, discovery_execution_jobs.c
+    return (
+        sa.select(s.stage, m.cohort, w.status)
+        .select_from(
+            job_stage_states.outerjoin(
+                workflow_run_projections,
+                sa.and_(w.tenant_id == s.tenant_id, w.workflow_id == s.owner_workflow_id),
+            ).outerjoin(
+                discovery_execution_jobs,
+                sa.and_(
+                    m.tenant_id == s.tenant_id,
+                    m.workflow_id == sa.bindparam("workflow_id"),
+                    m.run_id == sa.bindparam("run_id"),
+                    m.job_id == s.job_id,
+                ),
+            )
+        )
+        .where(s.tenant_id == sa.bindparam("tenant_id"), s.state == "running", s.stage.in_(STAGES))
+    )
+
+
+_RUNNING = _running_query()
+
+
 def stage_counts(
     conn: sa.Connection,
     tenant_id: str,
@@ -563,44 +623,37 @@ def stage_counts(
     cache: TotalsCache | None = None,
 ) -> list[StageCounts]:
     counts: dict[tuple[str, str], Counter[str]] = {(st, sc): Counter() for st in STAGES for sc in SCOPES}
-    s = job_stage_states.c
     # Counted once over the whole table (an index-only scan), then the selected execution's member
-    # rows, already loaded by job, are moved into their cohort's scope.  The cost of the scope split
-    # therefore grows with the execution's members, not with the whole backlog.
+    # groups (counted by the database) are moved into their cohort's scope.  The scope split costs
+    # one grouped read over the execution's members, not a pass over the whole backlog.
     for stage, state, n in _totals(conn, tenant_id, cache):
         c = counts[(stage, "global_outside_execution")]
         c[_STATE_BUCKET.get(state, "unknown")] += int(n)
         c["eligible"] += int(n)
     if sel is not None:
-        cohort_of = {mm.job_id: mm.cohort for mm in sel.members}
-        for (job_id, stage), state in sel.states.items():
-            if stage not in STAGES:
-                continue
-            bucket = _STATE_BUCKET.get(state, "unknown")
-            outside, inside = (
-                counts[(stage, "global_outside_execution")],
-                counts[(stage, _COHORT_SCOPE[cohort_of[job_id]])],
-            )
-            outside[bucket] -= 1
-            outside["eligible"] -= 1
-            inside[bucket] += 1
-            inside["eligible"] += 1
+        for g in sel.groups:
+            inside_scope = _COHORT_SCOPE[g.cohort]
+            for stage, state in g.states.items():
+                bucket = _STATE_BUCKET.get(state, "unknown")
+                outside, inside = counts[(stage, "global_outside_execution")], counts[(stage, inside_scope)]
+                outside[bucket] -= g.count
+                outside["eligible"] -= g.count
+                inside[bucket] += g.count
+                inside["eligible"] += g.count
     # Running rows whose owning workflow is closed need verification; with no fresh inventory a
     # running row cannot be confirmed live, so it is stale.  Both are taken out of processing.
-    w = workflow_run_projections.c
+    # Running rows are bounded by worker slots; the cohort of a member's row comes with it.
+    ex = sel.key if sel is not None else None
     running = conn.execute(
-        sa.select(s.stage, s.job_id, w.status)
-        .select_from(
-            job_stage_states.outerjoin(
-                workflow_run_projections,
-                sa.and_(w.tenant_id == s.tenant_id, w.workflow_id == s.owner_workflow_id),
-            )
-        )
-        .where(s.tenant_id == tenant_id, s.state == "running", s.stage.in_(STAGES))
+        _RUNNING,
+        {
+            "tenant_id": tenant_id,
+            "workflow_id": ex.workflow_id if ex else None,
+            "run_id": ex.run_id if ex else None,
+        },
     )
-    member_scope = {mm.job_id: _COHORT_SCOPE[mm.cohort] for mm in sel.members} if sel else {}
-    for stage, job_id, owner_status in running:
-        c = counts[(stage, member_scope.get(job_id, "global_outside_execution"))]
+    for stage, cohort, owner_status in running:
+        c = counts[(stage, _COHORT_SCOPE[cohort] if cohort is not None else "global_outside_execution")]
         if owner_status is not None and owner_status != "in_progress":
             c["processing"] -= 1
             c["needsVerification"] += 1
@@ -609,16 +662,16 @@ def stage_counts(
             c["stale"] += 1
     # Members without a stage row: pre-dispatch waiting, or a genuine projection gap (unknown).
     if sel is not None:
-        for mm in sel.members:
-            scope = _COHORT_SCOPE[mm.cohort]
-            if mm.plan == "pending" and (mm.job_id, "enrich") not in sel.states:
-                counts[("enrich", scope)]["waiting"] += 1
-                counts[("enrich", scope)]["eligible"] += 1
-            elif mm.plan == "planned":
-                for st in mm.required:
-                    if (mm.job_id, st) not in sel.states:
-                        counts[(st, scope)]["unknown"] += 1
-                        counts[(st, scope)]["eligible"] += 1
+        for g in sel.groups:
+            scope = _COHORT_SCOPE[g.cohort]
+            if g.plan == "pending" and "enrich" not in g.states:
+                counts[("enrich", scope)]["waiting"] += g.count
+                counts[("enrich", scope)]["eligible"] += g.count
+            elif g.plan == "planned":
+                for st in g.required:
+                    if st not in g.states:
+                        counts[(st, scope)]["unknown"] += g.count
+                        counts[(st, scope)]["eligible"] += g.count
     out = []
     for (stage, scope), c in counts.items():
         out.append(
@@ -675,24 +728,27 @@ def reconciliation_progress(sel: _Selected) -> list[StepProgress]:
 # ---------------------------------------------------------------- ETA (pipeline-eta-v1)
 
 
+_SAMPLES = (
+    sa.select(job_stage_states.c.duration_ms)
+    .where(
+        job_stage_states.c.tenant_id == sa.bindparam("tenant_id"),
+        job_stage_states.c.stage == sa.bindparam("stage"),
+        job_stage_states.c.state == "succeeded",
+        job_stage_states.c.duration_ms.is_not(None),
+        job_stage_states.c.finished_at >= sa.bindparam("since"),
+    )
+    .order_by(job_stage_states.c.finished_at.desc())
+    .limit(ETA_MAX_SAMPLES)
+)
+
+
 def _samples(conn: sa.Connection, tenant_id: str, now: datetime) -> dict[str, list[int]]:
     """Newest successful canonical stage durations per stage, 14-day window, at most 50 each."""
-    s = job_stage_states.c
     since = isoformat(now - ETA_WINDOW)
     out: dict[str, list[int]] = {}
-    for stage in STAGES:
-        rows = conn.execute(
-            sa.select(s.duration_ms)
-            .where(
-                s.tenant_id == tenant_id,
-                s.stage == stage,
-                s.state == "succeeded",
-                s.duration_ms.is_not(None),
-                s.finished_at >= since,
-            )
-            .order_by(s.finished_at.desc())
-            .limit(ETA_MAX_SAMPLES)
-        ).scalars()
+    for stage in STAGES:  # each an index range (tenant, stage, state, finished_at) read backwards
+        params = {"tenant_id": tenant_id, "stage": stage, "since": since}
+        rows = conn.execute(_SAMPLES, params).scalars()
         out[stage] = [int(d) for d in rows if d is not None and d >= 0]
     return out
 
@@ -833,19 +889,17 @@ def read_operations(conn: sa.Connection, inputs: SnapshotInputs) -> OperationsSn
     )
 
 
+_FAMILIES_PLANNED = sa.select(sa.func.max(pipeline_step_projections.c.detail_item_count)).where(
+    _of_execution(pipeline_step_projections),
+    pipeline_step_projections.c.step_kind == "source_planning",
+    pipeline_step_projections.c.status == "succeeded",
+    pipeline_step_projections.c.detail_code == "families_planned",
+)
+
+
 def _read_families_planned(conn: sa.Connection, ex: ExecutionKey) -> int:
     """The source-planning step's ``families_planned`` count; 0 before planning succeeded."""
-    p = pipeline_step_projections.c
-    count = conn.execute(
-        sa.select(sa.func.max(p.detail_item_count)).where(
-            p.tenant_id == ex.tenant_id,
-            p.workflow_id == ex.workflow_id,
-            p.run_id == ex.run_id,
-            p.step_kind == "source_planning",
-            p.status == "succeeded",
-            p.detail_code == "families_planned",
-        )
-    ).scalar()
+    count = conn.execute(_FAMILIES_PLANNED, _execution_params(ex)).scalar()
     return int(count or 0)
 
 

@@ -9,35 +9,17 @@ comment keeps the connection alive every 15 s and a ``heartbeat`` event carries 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import time
 from collections.abc import AsyncIterator, Callable
 
 import msgspec
 
-from jobctrl.kernel.events import StoredEvent
-from jobctrl.runtime.api.hub import ClientLagged, EventHub
+from jobctrl.runtime.api.hub import ClientLagged, EventHub, HubClosed, event_frame
+
+__all__ = ["RETRY_MS", "event_frame", "event_stream", "parse_resume_point"]
 
 RETRY_MS = 5000
 _encoder = msgspec.json.Encoder()
-
-
-def event_frame(row: StoredEvent) -> bytes:
-    envelope: dict[str, object] = {
-        "eventType": row.event_type,
-        "tenantId": row.tenant_id,
-        "occurredAt": row.occurred_at,
-        "payload": msgspec.Raw(row.payload),
-    }
-    job_id = msgspec.json.decode(row.payload).get("jobId") if b'"jobId"' in row.payload else None
-    if isinstance(job_id, str):
-        envelope["jobId"] = job_id
-    return b"id: %d\nevent: %s\ndata: %s\n\n" % (
-        row.position,
-        row.event_type.encode(),
-        _encoder.encode(envelope),
-    )
 
 
 async def event_stream(
@@ -49,34 +31,28 @@ async def event_stream(
     heartbeat_s: float = 30.0,
     watermark: Callable[[], int] | None = None,
 ) -> AsyncIterator[bytes]:
+    """The response body: one write per hub batch (frames encoded once by the hub, ADR 0075)."""
     yield b"retry: %d\n\n" % RETRY_MS
-    source = hub.subscribe(after).__aiter__()
-    last_sent = hub.head if after is None else after  # refined by the first event sent
+    source = await hub.subscribe(after, tenant_id)
+    last_sent = source.last_sent  # the resume point, or the log's head when there was none
     next_keepalive = time.monotonic() + keepalive_s
     next_heartbeat = time.monotonic() + heartbeat_s
-    pending: asyncio.Task[StoredEvent] | None = None
     try:
         while True:
-            if pending is None:
-                pending = asyncio.ensure_future(source.__anext__())
             timeout = max(0.0, min(next_keepalive, next_heartbeat) - time.monotonic())
-            done, _ = await asyncio.wait({pending}, timeout=timeout)
+            try:
+                delivery = await source.next(timeout)
+            except HubClosed:
+                return
+            except ClientLagged as lag:
+                yield b"event: reconnect\ndata: %s\n\n" % _encoder.encode({"lastEventId": lag.last_position})
+                return
             now = time.monotonic()
-            if pending in done:
-                task, pending = pending, None
-                try:
-                    row = task.result()
-                except StopAsyncIteration:
-                    return
-                except ClientLagged as lag:
-                    yield b"event: reconnect\ndata: %s\n\n" % _encoder.encode(
-                        {"lastEventId": lag.last_position}
-                    )
-                    return
-                last_sent = row.position
-                if row.tenant_id == tenant_id:
-                    yield event_frame(row)
-                continue
+            if delivery is not None:
+                last_sent = delivery.last_position
+                if delivery.data:
+                    yield delivery.data
+                    next_keepalive = now + keepalive_s  # frames keep the connection alive
             if now >= next_heartbeat:
                 mark = watermark() if watermark is not None else hub.head
                 body = {"watermark": mark, "head": hub.head, "lastEventId": last_sent}
@@ -87,11 +63,7 @@ async def event_stream(
                 yield b": keep-alive\n\n"
                 next_keepalive = now + keepalive_s
     finally:
-        if pending is not None:
-            pending.cancel()
-            with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration, ClientLagged):
-                await pending
-        await source.aclose()  # type: ignore[attr-defined]
+        source.close()
 
 
 def parse_resume_point(last_event_id: str | None, since: str | None) -> int | None:
