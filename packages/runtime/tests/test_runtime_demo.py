@@ -54,11 +54,10 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
         assert ids is not None
         assert Path(tmp_path / "artifacts").joinpath(f"{ids[0]}.pdf").exists()
     assert set(report.dry_runs.values()) <= {"dry_run_completed"} and report.submitted == 0
-    # The contexts' activities still write their facts under the default tenant whatever the workflow's
-    # tenant (a known gap: tenant propagation); the read side is per tenant, so read the facts' one.
+    # The contexts' activities write their facts under the workflow's tenant (ADR 0080, 0082).
     store = EventStore(database, registry())
     facts_tenants = {s.tenant_id for s in store.read_all(limit=1_000, types=[JobDiscovered.event_type])}
-    assert len(facts_tenants) == 1
+    assert facts_tenants == {tenant}
     facts_tenant = facts_tenants.pop()
     monkeypatch.setattr(demo_command, "console", Console(width=400))
     with demo_command.console.capture() as captured:
@@ -116,7 +115,9 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
     rebuild(database, registry())
     assert table_digests(database) == before
     # `jobctrl serve` over the demo's database serves its jobs and the operations snapshot.
-    with TestClient(create_app(ApiConfig(database_url=db_url)), raise_server_exceptions=False) as client:
+    with TestClient(
+        create_app(ApiConfig(database_url=db_url, tenant_id=tenant)), raise_server_exceptions=False
+    ) as client:
         jobs_page = client.get("/v1/jobs")
         operations = client.get("/v1/pipeline/operations")
     assert jobs_page.status_code == 200 and jobs_page.json()["total"] == 7

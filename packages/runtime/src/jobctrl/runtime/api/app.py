@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
+from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.projections.migrate import migrate
@@ -56,6 +57,7 @@ class ApiConfig:
     control: WorkflowControl | None = None  # overrides temporal_address (tests inject their adapter)
     clock: Clock = field(default_factory=SystemClock)
     run_projections: bool = False
+    tenant_id: str = LOCAL_TENANT  # the one tenant this API serves and writes under
 
 
 def _control(cfg: ApiConfig) -> WorkflowControl | None:
@@ -80,7 +82,9 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
         create_heartbeat_table(db)
         hub = EventHub(store, poll_interval=cfg.sse_poll_s, queue_batches=cfg.queue_batches)
         await hub.start()
-        app.state.services = Services(db=db, store=store, hub=hub, clock=cfg.clock, control=_control(cfg))
+        app.state.services = Services(
+            db=db, store=store, hub=hub, clock=cfg.clock, control=_control(cfg), tenant_id=cfg.tenant_id
+        )
         runner: ProjectionRunner | None = None
         thread: threading.Thread | None = None
         if cfg.run_projections:
@@ -140,7 +144,9 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
         except ValueError as exc:
             raise ApiError(400, "invalid_resume_point", str(exc)) from None
         svc = services(request)
-        body = event_stream(svc.hub, after, keepalive_s=cfg.keepalive_s, heartbeat_s=cfg.heartbeat_s)
+        body = event_stream(
+            svc.hub, after, keepalive_s=cfg.keepalive_s, heartbeat_s=cfg.heartbeat_s, tenant_id=svc.tenant_id
+        )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         return StreamingResponse(body, media_type="text/event-stream", headers=headers)
 

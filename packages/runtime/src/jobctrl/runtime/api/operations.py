@@ -943,6 +943,7 @@ def ensure_operations_schema(db: Database) -> None:
 async def pipeline_operations(request: Request) -> Response:
     """The operations snapshot (spec "Pipeline Operations Snapshot"; runtime reference §6.4)."""
     db = request.app.state.services.db
+    tenant_id = request.app.state.services.tenant_id
     state = request.app.state
     cache = getattr(state, "operations_totals_cache", None)
     if cache is None:
@@ -956,8 +957,9 @@ async def pipeline_operations(request: Request) -> Response:
         budget = budget_blocked(db)
         with db.read() as conn:
             inputs = SnapshotInputs(
-                now=now, db_path=database_identity(db), budget_exceeded=budget, totals_cache=cache
-            )
+                now=now, tenant_id=tenant_id, db_path=database_identity(db), budget_exceeded=budget,
+                totals_cache=cache,
+            )  # fmt: skip
             snap = read_operations(conn, inputs)
         return _encoder.encode(snap)
 
