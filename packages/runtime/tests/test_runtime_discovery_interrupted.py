@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from temporalio.client import WorkflowFailureError
 
 from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.events import (
@@ -183,6 +184,10 @@ async def test_a_canceled_discover_closes_its_run_on_its_own_cancel_path(
         run_id = handle.result_run_id or ""
         await handle.cancel()
         await until(lambda: "WorkflowCanceled" in _lifecycle(store, "discover-local", run_id))
+        # The run is closed in Temporal too before its worker goes: a run left open on the shared dev
+        # server would be attached to by any later `discover-local` start (USE_EXISTING).
+        with pytest.raises(WorkflowFailureError):
+            await handle.result()
         # Nothing is left for the reconciler: the workflow recorded both terminal facts itself.
         report = await reconcile_runs(w.client, store, SystemClock())
         held.release.set()
