@@ -35,7 +35,7 @@ schemas: install ## Regenerate packages/domain-types/src/events from the registr
 	@$(RUN) jobctrl schemas generate
 
 bench: install services ## Measure throughput; prints ratios against same-run baselines, writes .bench/results.json
-	@$(RUN) python -m jobctrl.runtime.bench
+	@$(RUN) python -m jobctrl.testing.bench
 
 demo: install browser ## The main job: run the whole pipeline on the embedded defaults
 	@$(RUN) jobctrl demo

@@ -19,7 +19,7 @@ from jobctrl.orchestration.stages.service import StageService
 from jobctrl.orchestration.stages.states import kind_of
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
-from jobctrl.runtime.testing.api_seed import beat, fail_stage
+from jobctrl.testing.runtime.api_seed import beat, fail_stage
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.runtime.testing.api_seed import complete_run, project, start_run, step
+from jobctrl.testing.runtime.api_seed import complete_run, project, start_run, step
 
 from .conftest import World
 

@@ -28,7 +28,6 @@ from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPol
 from jobctrl.apply.job_application import EmailCandidate, JobApplication, RunStatus
 from jobctrl.apply.ports import BrowserApplyRequest, BrowserOutcome, FormFilled, OutgoingEmail
 from jobctrl.apply.run_events import NEEDS_VERIFICATION_CODE
-from jobctrl.apply.testing.site import LocalJobSite
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.grant_repeat_override import grant_repeat_override
@@ -44,6 +43,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.testing.apply_site.site import LocalJobSite
 
 PROFILE = ApplicantProfile(full_name="Ada Lovelace", email="ada@example.org", phone="+1 555 0100")
 

@@ -13,9 +13,9 @@ from jobctrl.kernel.store import Database
 from jobctrl.orchestration.workflows import DiscoverWorkflow, DiscoverWorkflowInput
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
 from jobctrl.runtime.activities.ports import PreparationTarget
-from jobctrl.runtime.testing.harness import Harness
-from jobctrl.runtime.testing.scenario import Scenario, until
-from jobctrl.runtime.testing.server import shared_dev_server
+from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.scenario import Scenario, until
+from jobctrl.testing.runtime.server import shared_dev_server
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 scenarios("orchestration/runtime_discovery.feature")

@@ -21,9 +21,9 @@ from jobctrl.orchestration.workflows import (
 )
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
 from jobctrl.runtime.telemetry import heartbeat
-from jobctrl.runtime.testing.harness import Harness
-from jobctrl.runtime.testing.scenario import Live, Scenario, until
-from jobctrl.runtime.testing.server import shared_dev_server
+from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.scenario import Live, Scenario, until
+from jobctrl.testing.runtime.server import shared_dev_server
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 scenarios("orchestration/runtime_heartbeat.feature")

@@ -24,9 +24,9 @@ from jobctrl.orchestration.workflows import (
 )
 from jobctrl.orchestration.workflows.ids import apply_workflow_id
 from jobctrl.runtime.reconcile.runs import reconcile_runs
-from jobctrl.runtime.testing.harness import Harness
-from jobctrl.runtime.testing.scenario import Live, Scenario, until
-from jobctrl.runtime.testing.server import OTHER_NAMESPACE, shared_dev_server
+from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.scenario import Live, Scenario, until
+from jobctrl.testing.runtime.server import OTHER_NAMESPACE, shared_dev_server
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 scenarios("orchestration/runtime_lifecycle.feature")

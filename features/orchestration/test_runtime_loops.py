@@ -13,10 +13,10 @@ from temporalio.service import RPCError, RPCStatusCode
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration.workflows.ids import AUTO_APPLY_LOOP_ID, DISCOVERY_SCHEDULE_ID
 from jobctrl.runtime.settings import MutableSettings, RuntimeSettings
-from jobctrl.runtime.testing.harness import CountingSpend, Harness
-from jobctrl.runtime.testing.scenario import Live, Scenario, until
-from jobctrl.runtime.testing.server import shared_dev_server
 from jobctrl.runtime.worker import WorkerRuntime
+from jobctrl.testing.runtime.harness import CountingSpend, Harness
+from jobctrl.testing.runtime.scenario import Live, Scenario, until
+from jobctrl.testing.runtime.server import shared_dev_server
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 scenarios("orchestration/runtime_loops.feature")

@@ -12,9 +12,9 @@ from jobctrl.orchestration.workflows import (
     DiscoverWorkflow,
     DiscoverWorkflowInput,
 )
-from jobctrl.runtime.testing.harness import CountingSpend, Harness
-from jobctrl.runtime.testing.scenario import Scenario
-from jobctrl.runtime.testing.server import shared_dev_server
+from jobctrl.testing.runtime.harness import CountingSpend, Harness
+from jobctrl.testing.runtime.scenario import Scenario
+from jobctrl.testing.runtime.server import shared_dev_server
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 scenarios("orchestration/runtime_spend_ceiling.feature")

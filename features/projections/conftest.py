@@ -46,8 +46,8 @@ from jobctrl.projections.read_models.pipeline_steps import pipeline_step_project
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
-from jobctrl.projections.synthetic import generate, write_log
 from jobctrl.scoring.events import JobScored
+from jobctrl.testing.synthetic import generate, write_log
 
 AT = "2026-03-01T09:00:00.000Z"
 EXECUTION = ExecutionRef(tenant_id="local", workflow_id="discover-local", temporal_run_id="r1")

@@ -17,7 +17,7 @@ from jobctrl.projections.digest import table_digests
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.status import read_status
-from jobctrl.projections.synthetic import LogWriter, generate
+from jobctrl.testing.synthetic import LogWriter, generate
 
 pytestmark = pytest.mark.both_databases
 KILLS = 4

@@ -12,11 +12,11 @@ import pytest
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore, open_database
-from jobctrl.kernel.testing.plugin import PgSchema
 from jobctrl.orchestration.events import StageStarted
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.waiting import ListenWaiter, waiter_for
 from jobctrl.projections.watermarks import read_watermark
+from jobctrl.testing.plugin import PgSchema
 
 pytestmark = pytest.mark.postgres
 POLL_FALLBACK = 30.0  # far longer than the test waits: only a notification can wake the runner

@@ -19,8 +19,8 @@ from jobctrl.projections.read_models.workflow_runs import workflow_run_projectio
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.schema import metadata
-from jobctrl.projections.synthetic import generate, write_log
 from jobctrl.projections.watermarks import read_watermark
+from jobctrl.testing.synthetic import generate, write_log
 
 pytestmark = pytest.mark.both_databases
 

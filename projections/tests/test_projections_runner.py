@@ -20,8 +20,8 @@ from jobctrl.projections.read_models import stage_states
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.status import read_status
-from jobctrl.projections.synthetic import generate, write_log
 from jobctrl.projections.watermarks import read_watermark
+from jobctrl.testing.synthetic import generate, write_log
 
 pytestmark = pytest.mark.both_databases
 

@@ -12,7 +12,7 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import AppendRequest, ConcurrencyConflict, EventStore, open_database
-from jobctrl.kernel.testing.plugin import PgSchema
+from jobctrl.testing.plugin import PgSchema
 
 pytestmark = pytest.mark.postgres
 

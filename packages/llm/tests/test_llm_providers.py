@@ -18,7 +18,13 @@ from jobctrl.llm import (
     StructuredRequest,
     build_provider,
 )
-from jobctrl.llm.testing import Canned, FakeOpenAI, fake_openai_server, json_completion, tool_call_completion
+from jobctrl.testing.llm_server import (
+    Canned,
+    FakeOpenAI,
+    fake_openai_server,
+    json_completion,
+    tool_call_completion,
+)
 
 
 class Verdict(BaseModel):

@@ -15,7 +15,7 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
-from jobctrl.runtime.testing.api_seed import project
+from jobctrl.testing.runtime.api_seed import project
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

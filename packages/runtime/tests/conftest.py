@@ -14,8 +14,8 @@ from fastapi import FastAPI
 
 from jobctrl.kernel.store import Database
 from jobctrl.runtime.api.app import ApiConfig, Services, create_app
-from jobctrl.runtime.testing.harness import Harness
-from jobctrl.runtime.testing.server import shared_dev_server
+from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.server import shared_dev_server
 
 
 def free_port() -> int:

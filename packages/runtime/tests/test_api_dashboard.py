@@ -15,7 +15,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
-from jobctrl.runtime.testing.api_seed import complete_run, discover_job, project, start_run
+from jobctrl.testing.runtime.api_seed import complete_run, discover_job, project, start_run
 
 from .conftest import RunningApi, run_api
 

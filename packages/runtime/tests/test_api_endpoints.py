@@ -11,7 +11,7 @@ from jobctrl.kernel.store import Database
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.stages.service import StageService
 from jobctrl.orchestration.stages.states import Failed
-from jobctrl.runtime.testing.api_seed import (
+from jobctrl.testing.runtime.api_seed import (
     beat,
     complete_run,
     discover_job,

@@ -19,7 +19,7 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
-from jobctrl.runtime.testing.api_seed import beat, discover_job, fail_stage, project, start_run
+from jobctrl.testing.runtime.api_seed import beat, discover_job, fail_stage, project, start_run
 
 from .api_world import NOW
 from .conftest import RunningApi, run_api

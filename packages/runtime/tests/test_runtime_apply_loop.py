@@ -13,9 +13,9 @@ from temporalio.client import WorkflowExecutionStatus
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.orchestration.workflows import ApplyWorkflow, ApplyWorkflowInput
 from jobctrl.runtime.reconcile.runs import reconcile_runs
-from jobctrl.runtime.testing.fakes import FakeContexts
-from jobctrl.runtime.testing.harness import Harness
 from jobctrl.runtime.workflow_runs import LIFECYCLE_TYPES
+from jobctrl.testing.runtime.fakes import FakeContexts
+from jobctrl.testing.runtime.harness import Harness
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 

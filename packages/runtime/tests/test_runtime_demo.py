@@ -26,7 +26,7 @@ from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.runtime import following
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.commands import demo as demo_command
-from jobctrl.runtime.testing.api_seed import discover_job, score_job
+from jobctrl.testing.runtime.api_seed import discover_job, score_job
 
 
 @pytest.mark.asyncio

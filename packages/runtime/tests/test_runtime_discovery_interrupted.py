@@ -38,9 +38,9 @@ from jobctrl.projections import ProjectionRunner
 from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.reconcile.runs import reconcile_runs
-from jobctrl.runtime.testing.harness import Harness
-from jobctrl.runtime.testing.scenario import until
 from jobctrl.runtime.workflow_runs import stream_for
+from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.scenario import until
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 

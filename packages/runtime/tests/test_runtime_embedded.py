@@ -12,8 +12,8 @@ from temporalio.client import WorkflowExecutionStatus
 from jobctrl.kernel.store import open_database
 from jobctrl.orchestration.workflows import ApplyWorkflow, ApplyWorkflowInput
 from jobctrl.runtime.embedded import DevServer, temporal_binary
-from jobctrl.runtime.testing.fakes import FakeContexts
-from jobctrl.runtime.testing.harness import Harness
+from jobctrl.testing.runtime.fakes import FakeContexts
+from jobctrl.testing.runtime.harness import Harness
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 

@@ -14,7 +14,7 @@ from jobctrl.runtime.activities.ports import FixedSpendStatus
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.telemetry.heartbeat import worker_runtime_heartbeats
-from jobctrl.runtime.testing.fakes import FakeContexts
+from jobctrl.testing.runtime.fakes import FakeContexts
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 

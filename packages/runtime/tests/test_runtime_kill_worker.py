@@ -42,7 +42,7 @@ from jobctrl.projections import read_status
 from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import DevServer
-from jobctrl.runtime.testing.read_models import differing_read_models
+from jobctrl.testing.runtime.read_models import differing_read_models
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 ONCE_PER_JOB = ("JobScored", "ResumeApproved", "CoverLetterGenerated", "JobEnriched")

@@ -51,10 +51,10 @@ from jobctrl.runtime.api.workflow_control import (
 )
 from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
-from jobctrl.runtime.testing.fakes import FakeContexts
-from jobctrl.runtime.testing.harness import Harness
-from jobctrl.runtime.testing.server import OTHER_NAMESPACE
 from jobctrl.runtime.worker import WorkerRuntime
+from jobctrl.testing.runtime.fakes import FakeContexts
+from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.server import OTHER_NAMESPACE
 
 JOBS = ["job-a", "job-b"]
 PROFILE = {"summary": "Backend engineer", "skills": ["python", "sql"]}

@@ -15,8 +15,8 @@ from jobctrl.projections import ProjectionRunner
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.runner import OPERATIONS_WATERMARK
 from jobctrl.projections.watermarks import read_watermark, set_watermark
-from jobctrl.runtime.testing.api_seed import discover_job, project, score_job
-from jobctrl.runtime.testing.read_models import copy_log, differing_read_models
+from jobctrl.testing.runtime.api_seed import discover_job, project, score_job
+from jobctrl.testing.runtime.read_models import copy_log, differing_read_models
 
 pytestmark = pytest.mark.both_databases  # the kept read models on either; the clean rebuild in SQLite
 

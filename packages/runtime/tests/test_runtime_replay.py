@@ -2,7 +2,7 @@
 
 A workflow change that breaks determinism for runs already in flight fails here.  Histories are
 recorded from real dev-server runs with fakes under the real activity names; regenerate them only
-on purpose (``python -m jobctrl.runtime.testing.record_histories packages/runtime/tests/histories``),
+on purpose (``python -m jobctrl.testing.runtime.record_histories packages/runtime/tests/histories``),
 and guard changes for in-flight runs with ``workflow.patched``.
 """
 
@@ -22,7 +22,7 @@ from jobctrl.runtime.worker import sandbox_runner
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 HISTORIES = Path(__file__).parent / "histories"
-RECORDED = (  # written by jobctrl.runtime.testing.record_histories; v1 predates the owner recovery
+RECORDED = (  # written by jobctrl.testing.runtime.record_histories; v1 predates the owner recovery
     "discover_partial.json",
     "preparation_failed_at_cover.json",
     "preparation_failed_at_cover_v2.json",

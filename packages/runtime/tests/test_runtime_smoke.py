@@ -5,8 +5,8 @@ import uuid
 import pytest
 
 from jobctrl.orchestration.workflows import ContactResearchInput, ContactResearchWorkflow
-from jobctrl.runtime.testing.fakes import FakeContexts
-from jobctrl.runtime.testing.harness import Harness
+from jobctrl.testing.runtime.fakes import FakeContexts
+from jobctrl.testing.runtime.harness import Harness
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 

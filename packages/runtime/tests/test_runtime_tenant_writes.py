@@ -39,7 +39,7 @@ from jobctrl.orchestration.workflows.ids import (
 )
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.pipeline import save_profile
-from jobctrl.runtime.testing.harness import Harness
+from jobctrl.testing.runtime.harness import Harness
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 

@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-# Suites in the order they run; each is ``jobctrl.runtime.bench.<name>`` with ``run(results)``.
+# Suites in the order they run; each is ``jobctrl.testing.bench.<name>`` with ``run(results)``.
 SUITES: tuple[str, ...] = ("append", "projections", "temporal", "pipeline", "operations", "sse")
 
 
@@ -21,7 +21,7 @@ def main(argv: list[str]) -> int:
     results: dict[str, Any] = {}
     console = Console()
     for name in selected:
-        module = importlib.import_module(f"jobctrl.runtime.bench.{name}")
+        module = importlib.import_module(f"jobctrl.testing.bench.{name}")
         started = time.perf_counter()
         console.print(f"[bold]bench {name}[/] …")
         module.run(results)

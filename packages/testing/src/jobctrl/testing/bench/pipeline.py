@@ -25,12 +25,12 @@ from jobctrl.discovery.sample_board.postings import scaled_postings
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.materials.sample import SAMPLE_PROFILE
-from jobctrl.runtime.bench.temporal import _rate
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import DevServer, local_runtime
 from jobctrl.runtime.pipeline import run_pipeline
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.worker import sandbox_runner
+from jobctrl.testing.bench.temporal import _rate
 
 
 async def _measure(

@@ -15,9 +15,9 @@ import msgspec
 from temporalio.client import Client, WorkflowFailureError, WorkflowHandle
 
 from jobctrl.orchestration.workflows.errors import Failure, failure_of
-from jobctrl.runtime.testing.fakes import FakeContexts
-from jobctrl.runtime.testing.harness import Harness
 from jobctrl.runtime.workflow_runs import LIFECYCLE_TYPES
+from jobctrl.testing.runtime.fakes import FakeContexts
+from jobctrl.testing.runtime.harness import Harness
 
 T = TypeVar("T")
 

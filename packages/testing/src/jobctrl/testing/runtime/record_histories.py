@@ -1,6 +1,6 @@
 """Record the workflow histories the replay tests check (run on purpose, never by the test suite).
 
-``python -m jobctrl.runtime.testing.record_histories DIR [NAME ...]`` starts an embedded dev server,
+``python -m jobctrl.testing.runtime.record_histories DIR [NAME ...]`` starts an embedded dev server,
 runs Discover (one family failing), a preparation that fails at cover, a single-job apply and a
 profile continuation (a saved profile drained through the outbox, awaiting one older continuation)
 with fake context activities, and writes each history as JSON into DIR.  With NAMEs only those
@@ -33,8 +33,8 @@ from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.runtime.embedded import DevServer
 from jobctrl.runtime.outbox import drain_profile_outbox
-from jobctrl.runtime.testing.fakes import FakeContexts
-from jobctrl.runtime.testing.harness import Harness, RunningWorker
+from jobctrl.testing.runtime.fakes import FakeContexts
+from jobctrl.testing.runtime.harness import Harness, RunningWorker
 
 NAMES = (
     "discover_partial.json",

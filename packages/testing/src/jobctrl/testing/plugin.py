@@ -1,4 +1,4 @@
-"""The project's pytest plugin (loaded with ``-p jobctrl.kernel.testing.plugin``).
+"""The project's pytest plugin (loaded with ``-p jobctrl.testing.plugin``).
 
 * ``db_url`` / ``database``: a fresh database per test, parametrised over SQLite and PostgreSQL for
   tests marked ``both_databases`` (the store and projection suites); SQLite only otherwise.

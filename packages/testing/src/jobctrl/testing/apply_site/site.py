@@ -7,7 +7,7 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
-from jobctrl.apply.testing.pages import site_pages
+from jobctrl.testing.apply_site.pages import site_pages
 
 _ESCAPE_PATHS = ("/submit", "/elsewhere", "/beacon", "/ws")
 

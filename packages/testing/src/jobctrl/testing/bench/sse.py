@@ -1,7 +1,7 @@
 """The live event stream under load: one real uvicorn server, clients in a separate process.
 
 The API (``create_app``) runs under uvicorn in a thread of this process on a temporary SQLite file;
-the clients are asyncio httpx streams in a child process (``python -m jobctrl.runtime.bench.sse``).
+the clients are asyncio httpx streams in a child process (``python -m jobctrl.testing.bench.sse``).
 Once the server's hub counts every client as subscribed, this process appends events (committed
 through ``EventStore`` like any writer) and records each commit time; the child records when every
 client read each frame's ``id`` line.  Both clocks are the same host's wall clock.
@@ -71,7 +71,7 @@ class _Phase:
 
 def _run_phase(url: str, hub: Any, store: Any, clients: int, events: int) -> _Phase:
     child = subprocess.Popen(
-        [sys.executable, "-m", "jobctrl.runtime.bench.sse", url, str(clients), str(events)],
+        [sys.executable, "-m", "jobctrl.testing.bench.sse", url, str(clients), str(events)],
         stdout=subprocess.PIPE,
         text=True,
     )

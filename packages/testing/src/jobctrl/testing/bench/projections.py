@@ -26,8 +26,8 @@ from jobctrl.projections.coverage import OPERATIONS
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
-from jobctrl.projections.synthetic import generate, write_log
 from jobctrl.projections.watermarks import set_watermark
+from jobctrl.testing.synthetic import generate, write_log
 
 DEFAULT_EVENTS = 200_000
 EVENTS_PER_JOB = 20  # roughly, for the generator's mix

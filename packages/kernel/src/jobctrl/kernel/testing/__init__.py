@@ -1,1 +1,0 @@
-"""Test support shipped with the kernel: database fixtures for SQLite and PostgreSQL."""
