@@ -1,0 +1,235 @@
+"""Discover execution selection, member groups, cohorts and phase."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+import sqlalchemy as sa
+
+from jobctrl.projections.read_models.discovery_executions import (
+    discovery_execution_jobs,
+    discovery_executions,
+)
+from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
+from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
+from jobctrl.projections.recoveries import ExecutionKey
+from jobctrl.runtime.api.operations.models import (
+    _FAILED_WORKFLOW,
+    _TERMINAL_STAGE,
+    DISCOVER_WORKFLOW_TYPE,
+    STAGES,
+    CohortSummary,
+    ExecutionView,
+    Phase,
+)
+
+# ---------------------------------------------------------------- execution selection and phase
+
+
+def _of_execution(table: sa.Table) -> sa.ColumnElement[bool]:
+    c = table.c
+    return sa.and_(
+        c.tenant_id == sa.bindparam("tenant_id"),
+        c.workflow_id == sa.bindparam("workflow_id"),
+        c.run_id == sa.bindparam("run_id"),
+    )
+
+
+def _execution_params(ex: ExecutionKey) -> dict[str, str]:
+    return {"tenant_id": ex.tenant_id, "workflow_id": ex.workflow_id, "run_id": ex.run_id}
+
+
+@dataclass(frozen=True)
+class _MemberGroup:
+    """Members of one execution sharing cohort, plan, required stages and the state of each stage.
+
+    The grouping is done by the database (one row per distinct combination, a handful in practice),
+    so the snapshot's Python work is independent of the number of members (ADR 0076).
+    """
+
+    cohort: str
+    plan: str
+    required: tuple[str, ...]
+    states: Mapping[str, str]  # stage -> state, only for stages that have a row
+    count: int
+
+    @property
+    def terminal(self) -> bool:
+        if self.plan == "not_eligible":
+            return True
+        if self.plan != "planned":
+            return False  # pending and failed plans do not mean the job needs no work
+        return all(self.states.get(st) in _TERMINAL_STAGE for st in self.required)
+
+
+def _member_groups_query() -> sa.Select[Any]:
+    m = discovery_execution_jobs.c
+    joined: sa.FromClause = discovery_execution_jobs
+    state_columns = []
+    for stage in STAGES:  # one primary-key probe per member and stage
+        s = job_stage_states.alias(f"s_{stage}")
+        joined = joined.outerjoin(
+            s, sa.and_(s.c.tenant_id == m.tenant_id, s.c.job_id == m.job_id, s.c.stage == stage)
+        )
+        state_columns.append(s.c.state.label(f"state_{stage}"))
+    keys = [m.cohort, m.plan_state, m.required_steps_json, *state_columns]
+    return (
+        sa.select(*keys, sa.func.count().label("n"))
+        .select_from(joined)
+        .where(_of_execution(discovery_execution_jobs))
+        .group_by(*keys)
+    )
+
+
+_MEMBER_GROUPS = _member_groups_query()
+
+
+def _member_groups(conn: sa.Connection, ex: ExecutionKey) -> list[_MemberGroup]:
+    """The execution's members counted by (cohort, plan, required stages, state per stage)."""
+    rows = conn.execute(_MEMBER_GROUPS, _execution_params(ex))
+    parsed: dict[str, tuple[str, ...]] = {}  # most members share one of a few step lists
+    groups = []
+    for cohort, plan, steps_json, *states, n in rows:
+        if (steps := parsed.get(steps_json)) is None:
+            steps = parsed[steps_json] = tuple(st for st in json.loads(steps_json) if st in STAGES)
+        by_stage = {st: state for st, state in zip(STAGES, states, strict=True) if state is not None}
+        groups.append(_MemberGroup(cohort, plan, steps, by_stage, int(n)))
+    return groups
+
+
+def _cohort(groups: Iterable[_MemberGroup]) -> CohortSummary:
+    gs = list(groups)
+    plans: Counter[str] = Counter()
+    for g in gs:
+        plans[g.plan] += g.count
+    members = sum(g.count for g in gs)
+    terminal = sum(g.count for g in gs if g.terminal)
+    return CohortSummary(
+        members=members,
+        planned=plans["planned"],
+        not_eligible=plans["not_eligible"],
+        pending=plans["pending"],
+        failed_plan=plans["failed"],
+        terminal=terminal,
+        remaining=members - terminal,
+    )
+
+
+# Statements are built once (the snapshot is polled); only their parameters change per read.
+_CLOSED = sa.select(discovery_executions.c.membership_closed).where(_of_execution(discovery_executions))
+_STEPS = sa.select(pipeline_step_projections.c.step_kind, pipeline_step_projections.c.status).where(
+    _of_execution(pipeline_step_projections)
+)
+
+
+def _closed_fact(conn: sa.Connection, ex: ExecutionKey) -> bool:
+    return bool(conn.execute(_CLOSED, _execution_params(ex)).scalar())
+
+
+def _steps(conn: sa.Connection, ex: ExecutionKey) -> list[tuple[str, str]]:
+    return [(str(k), str(s)) for k, s in conn.execute(_STEPS, _execution_params(ex))]
+
+
+def _phase(workflow_status: str, closed: bool, summaries: Sequence[CohortSummary], issues: bool) -> Phase:
+    remaining = sum(c.remaining for c in summaries)
+    if workflow_status == "in_progress":
+        return "draining" if closed else "discovering"  # closed: no new members, work runs out
+    if workflow_status == "canceled":
+        return "canceled"
+    if workflow_status in _FAILED_WORKFLOW:
+        return "failed"
+    # A successful workflow stays draining while either cohort still has unresolved work.
+    if remaining > 0:
+        return "draining"
+    return "completed_with_issues" if issues else "completed"
+
+
+@dataclass
+class _Selected:
+    key: ExecutionKey
+    view: ExecutionView
+    groups: list[_MemberGroup]
+    steps: list[tuple[str, str]]
+    families_planned: int
+
+
+def _build_execution(
+    conn: sa.Connection, row: Any, selected_as: Literal["active_or_draining", "latest_terminal"]
+) -> _Selected:
+    key = ExecutionKey(row.tenant_id, row.workflow_id, row.run_id or "")
+    groups = _member_groups(conn, key)
+    steps = _steps(conn, key)
+    # Membership is closed by the terminal preparation_fanout step (or its recorded closing fact).
+    closed = _closed_fact(conn, key) or any(
+        k == "preparation_fanout" and s in ("succeeded", "failed") for k, s in steps
+    )
+    current = _cohort(g for g in groups if g.cohort == "observed_this_run")
+    swept = _cohort(g for g in groups if g.cohort == "existing_backlog")
+    issues = (
+        any(s == "failed" for _, s in steps)
+        or current.failed_plan + swept.failed_plan > 0
+        or any(g.states.get(st) in ("exhausted", "canceled") for g in groups for st in g.required)
+    )
+    phase = _phase(row.status, closed, (current, swept), issues)
+    view = ExecutionView(
+        discover_workflow_id=row.workflow_id,
+        discover_run_id=row.run_id,
+        selected_as=selected_as,
+        workflow_status=row.status,
+        phase=phase,
+        membership_closed=closed,
+        started_at=row.started_at,
+        finished_at=row.finished_at,
+        current_execution=current,
+        swept_existing_backlog=swept,
+    )
+    return _Selected(key, view, groups, steps, _read_families_planned(conn, key))
+
+
+_EXECUTIONS = (
+    sa.select(workflow_run_projections)
+    .where(
+        workflow_run_projections.c.tenant_id == sa.bindparam("tenant_id"),
+        workflow_run_projections.c.workflow_type == DISCOVER_WORKFLOW_TYPE,
+        workflow_run_projections.c.run_id.is_not(None),
+    )
+    .order_by(workflow_run_projections.c.last_event_position.desc())
+)
+
+
+def select_execution(conn: sa.Connection, tenant_id: str) -> _Selected | None:
+    """The active or draining Discover execution, else the latest terminal one."""
+    rows = conn.execute(_EXECUTIONS, {"tenant_id": tenant_id}).all()
+    if not rows:
+        return None
+    latest: _Selected | None = None
+    for i, row in enumerate(rows):
+        if i > 0 and (row.status == "canceled" or row.status in _FAILED_WORKFLOW):
+            continue  # never discovering/draining, and not the newest: no need to build it
+        sel = _build_execution(conn, row, "active_or_draining")
+        if sel.view.phase in ("discovering", "draining"):
+            return sel
+        latest = latest or sel
+    assert latest is not None  # rows[0] is always built
+    latest.view = msgspec.structs.replace(latest.view, selected_as="latest_terminal")
+    return latest
+
+
+_FAMILIES_PLANNED = sa.select(sa.func.max(pipeline_step_projections.c.detail_item_count)).where(
+    _of_execution(pipeline_step_projections),
+    pipeline_step_projections.c.step_kind == "source_planning",
+    pipeline_step_projections.c.status == "succeeded",
+    pipeline_step_projections.c.detail_code == "families_planned",
+)
+
+
+def _read_families_planned(conn: sa.Connection, ex: ExecutionKey) -> int:
+    """The source-planning step's ``families_planned`` count; 0 before planning succeeded."""
+    count = conn.execute(_FAMILIES_PLANNED, _execution_params(ex)).scalar()
+    return int(count or 0)
