@@ -42,3 +42,31 @@ Feature: Repeat-application protection
     And the log holds 1 ApplicationIdentityClaimed events for "job-2"
     When a live run of "job-4" is claimed
     Then the claim is refused with "repeat_application"
+
+  Scenario Outline: Names that differ only in form are one application
+    Given a prepared job "job-5" at "<employer>" for "<role>"
+    And a dry run of "job-5" completed with full coverage
+    And the user approved submitting "job-5"
+    And a prepared job "job-6" at "<same employer>" for "<same role>"
+    And a dry run of "job-6" completed with full coverage
+    And the user approved submitting "job-6"
+    And a live run of "job-5" was claimed
+    When a live run of "job-6" is claimed
+    Then the claim is refused with "repeat_application"
+
+    Examples:
+      | employer | role                      | same employer      | same role                  |
+      | Globex   | Senior Platform Engineer  | GLOBEX, Inc.       | Platform Senior Eng        |
+      | Initech  | Sr. Software Engineer     | Initech Ltd        | software engineer, senior  |
+      | Umbrella | ML Engineer II            | Umbrella Corp.     | Machine Learning Eng 2     |
+
+  Scenario: Different roles at one employer stay different applications
+    Given a prepared job "job-7" at "Globex" for "Senior Platform Engineer"
+    And a dry run of "job-7" completed with full coverage
+    And the user approved submitting "job-7"
+    And a prepared job "job-8" at "Globex Inc." for "Senior Platform Engineering Manager"
+    And a dry run of "job-8" completed with full coverage
+    And the user approved submitting "job-8"
+    And a live run of "job-7" was claimed
+    When a live run of "job-8" is claimed
+    Then the claim succeeds

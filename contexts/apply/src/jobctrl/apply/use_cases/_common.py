@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from jobctrl.apply.identity import ApplicationIdentity
+from jobctrl.apply.identity import ApplicationIdentity, identity_key, legacy_identity_key
 from jobctrl.apply.job_application import JobApplication
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
@@ -45,6 +45,18 @@ def identities(
     )
 
 
+def load_identity(
+    repo: AggregateRepository[ApplicationIdentity], employer: str, role: str
+) -> ApplicationIdentity:
+    """The v2 identity stream, seeing what the v1 stream of the same names holds (ADR 0160)."""
+    key = identity_key(employer, role)
+    identity = repo.load(key) or ApplicationIdentity(key)
+    legacy_key = legacy_identity_key(employer, role)
+    if legacy_key != key:
+        identity.inherit(repo.load(legacy_key))
+    return identity
+
+
 def load_job(repo: AggregateRepository[JobApplication], job_id: str) -> JobApplication:
     return repo.load(job_id) or JobApplication(job_id)
 
@@ -53,4 +65,13 @@ def now_iso(clock: Clock | None) -> str:
     return isoformat((clock or SystemClock()).now())
 
 
-__all__ = ["NO_OWNER", "ConcurrencyConflict", "Owner", "identities", "jobs", "load_job", "now_iso"]
+__all__ = [
+    "NO_OWNER",
+    "ConcurrencyConflict",
+    "Owner",
+    "identities",
+    "jobs",
+    "load_identity",
+    "load_job",
+    "now_iso",
+]

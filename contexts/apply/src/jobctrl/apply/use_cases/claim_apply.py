@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from jobctrl.apply.approval import approval_refusal_reason
 from jobctrl.apply.errors import ApprovalRefused, ClaimConflict
 from jobctrl.apply.facts import ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.identity import ApplicationIdentity, identity_key
+from jobctrl.apply.identity import ApplicationIdentity
 from jobctrl.apply.use_cases._common import (
     NO_OWNER,
     ConcurrencyConflict,
     Owner,
     identities,
     jobs,
+    load_identity,
     load_job,
     now_iso,
 )
@@ -72,8 +73,7 @@ def claim_apply(
             reason = approval_refusal_reason(app, facts, email=email)
             if reason is not None:
                 raise ApprovalRefused(reason)
-        key = identity_key(facts.employer, facts.role)
-        identity = id_repo.load(key) or ApplicationIdentity(key)
+        identity = load_identity(id_repo, facts.employer, facts.role)
         identity.claim(job_id=facts.job_id, run_id=run_id, claimed_at=started_at)
     try:
         with store.transaction() as tx:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from jobctrl.apply.facts import CurrentJobFacts
-from jobctrl.apply.identity import ApplicationIdentity, identity_key
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, identities, now_iso
+from jobctrl.apply.use_cases._common import NO_OWNER, Owner, identities, load_identity, now_iso
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id
 from jobctrl.kernel.store import EventStore
@@ -20,9 +19,9 @@ def grant_repeat_override(
     tenant_id: str = LOCAL_TENANT,
 ) -> str:
     repo = identities(store, clock, tenant_id)
-    key = identity_key(facts.employer, facts.role)
-    identity = repo.load(key) or ApplicationIdentity(key)
-    existing = identity.state.open_overrides.get(facts.job_id)
+    identity = load_identity(repo, facts.employer, facts.role)
+    key = identity.id
+    existing = identity.open_override(facts.job_id)
     if existing is not None:
         return existing
     override_id = deterministic_id("apply-repeat-override", key, facts.job_id, str(identity.version))
