@@ -7,6 +7,10 @@ re-attaches to its run instead of claiming twice (a run already finished is coun
 The browser is Playwright's sync API, bound to the thread that started it, so all browser work runs on
 one dedicated thread.  A dry run never submits; ``submitted`` counts only live runs that reached it.
 Everything an apply writes carries the workflow's tenant (``ApplyActivityInput.tenant_id``, ADR 0082).
+
+An email target (``mailto:``): the dry run records the candidate message; the live run sends it once
+through the owned sender (``send_email_application``: the intent commits before the send).  A retry
+that finds its run already intended never sends again: the run becomes needs_verification (ADR 0161).
 """
 
 from __future__ import annotations
@@ -21,12 +25,21 @@ from jobctrl.activity_contracts.contracts import ApplyActivityInput, ApplyActivi
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.activity_contracts.stage_tracking import StepOwner, owner_from_activity
 from jobctrl.activity_contracts.threads import run_heartbeating
-from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.errors import EmailSendOutcomeAmbiguous
+from jobctrl.apply.facts import (
+    ApplicantProfile,
+    ApplicationMaterials,
+    ClaimPolicy,
+    CurrentJobFacts,
+    email_target,
+)
 from jobctrl.apply.job_application import RunStatus
-from jobctrl.apply.ports import BrowserApplyPort
+from jobctrl.apply.ports import ArtifactReader, BrowserApplyPort, EmailSenderPort
+from jobctrl.apply.run_events import NeedsVerification
 from jobctrl.apply.use_cases._common import Owner, jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.run_apply import run_apply
+from jobctrl.apply.use_cases.send_email_application import send_email_application
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
 from jobctrl.kernel.ids import deterministic_id
@@ -44,6 +57,12 @@ ApplyInputsSource = Callable[[str], ApplyInputs | None]
 #: (tenant, limit) → job ids the continuous loop may claim next (eligibility is re-checked at claim).
 ApplyCandidates = Callable[[str, int], Sequence[str]]
 PolicySource = Callable[[], ClaimPolicy]
+#: The owned sender as configured now (re-read per send); raises ConfigurationError when none is.
+EmailSenderSource = Callable[[], EmailSenderPort]
+
+
+def _no_sender() -> EmailSenderPort:
+    raise MissingInputError("no SMTP sender is configured (settings: smtp_host)")
 
 
 class ApplyActivities:
@@ -58,7 +77,11 @@ class ApplyActivities:
         clock: Clock,
         worker_id: str = "jobctrl-worker",
         model: str = "local-offline",
+        email_sender: EmailSenderSource = _no_sender,
+        artifacts: ArtifactReader | None = None,
     ) -> None:
+        self.email_sender = email_sender
+        self.artifacts = artifacts
         self.store = store
         self.inputs = inputs
         self.candidates = candidates
@@ -78,16 +101,33 @@ class ApplyActivities:
             raise MissingInputError(f"job {job_id} has no materials or application target to apply with")
         writer = Owner(owner.workflow_id, owner.run_id, owner.attempt)
         run_id = deterministic_id("apply-run", owner.run_id, job_id)
-        app = jobs(self.store, self.clock, tenant_id).load(job_id)
+        repo = jobs(self.store, self.clock, tenant_id)
+        app = repo.load(job_id)
         existing = None if app is None else app.state.runs.get(run_id)
+        email = email_target(found.facts.application_url) is not None
+        # The sender is built before anything is claimed: a missing configuration writes nothing.
+        sender = self.email_sender() if email and not dry_run else None
         if existing is None:
             claim_apply(
                 self.store, found.facts, self.policy(),
                 run_id=run_id, worker_id=self.worker_id, model=self.model, dry_run=dry_run, batch=batch,
-                clock=self.clock, owner=writer, tenant_id=tenant_id,
+                email=email and not dry_run, clock=self.clock, owner=writer, tenant_id=tenant_id,
             )  # fmt: skip
         elif existing.status is not RunStatus.RUNNING:
             return existing.status is RunStatus.SUCCEEDED
+        if sender is not None:
+            if existing is not None and existing.intended and app is not None:
+                # A retry after the intent: the first attempt may have sent.  Never again.
+                app.mark_needs_verification(run_id, NeedsVerification(cause="intent_without_result"))
+                repo.save(app, **writer.metadata())
+                raise EmailSendOutcomeAmbiguous(f"apply run {run_id!r} was intended by an earlier attempt")
+            if self.artifacts is None:
+                raise MissingInputError("no artifact reader for the email attachment")
+            status = send_email_application(
+                self.store, run_id=run_id, facts=found.facts, sender=sender,
+                artifacts=self.artifacts, tenant_id=tenant_id, clock=self.clock, owner=writer,
+            )  # fmt: skip
+            return status is RunStatus.SUCCEEDED
         if self._browser is None:
             self._browser = self.browser()  # created on the apply thread, used only there
         result = run_apply(

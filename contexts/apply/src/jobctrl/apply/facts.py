@@ -63,3 +63,24 @@ class ApplicationMaterials:
     generation: int
     resume_pdf_path: str
     cover_letter_text: str
+    resume_artifact_id: str | None = None  # the PDF an email application attaches
+
+
+def email_target(application_url: str | None) -> str | None:
+    """The address of a ``mailto:`` application target (an application sent by email), else None."""
+    if application_url is None or not application_url.lower().startswith("mailto:"):
+        return None
+    address = application_url[len("mailto:") :].split("?", 1)[0].strip()
+    return address or None
+
+
+def answer_values(profile: ApplicantProfile, materials: ApplicationMaterials) -> dict[str, str]:
+    """What each form field kind is filled with: profile facts and the approved cover letter only."""
+    return {
+        "full_name": profile.full_name,
+        "first_name": profile.first_name,
+        "last_name": profile.last_name,
+        "email": profile.email,
+        "phone": profile.phone,
+        "cover_letter": materials.cover_letter_text,
+    }

@@ -33,6 +33,7 @@ from jobctrl.apply.facts import ClaimPolicy, CurrentJobFacts
 from jobctrl.apply.run_events import (
     DryRunCompleted,
     FailureResult,
+    ManualCompletionPrepared,
     NeedsVerification,
     decode_run_event,
     encode_body,
@@ -59,6 +60,7 @@ class RunState:
     status: RunStatus = RunStatus.RUNNING
     intended: bool = False
     evidence: DryRunCompleted | None = None
+    handoff: ManualCompletionPrepared | None = None
 
 
 @dataclass(frozen=True)
@@ -242,6 +244,18 @@ class JobApplication(Aggregate):
             )
         )
 
+    def hand_off(self, run_id: str, handoff: ManualCompletionPrepared) -> None:
+        """A live browser run records what the person needs to finish the form by hand."""
+        run = self._active(run_id)
+        if run.dry_run:
+            raise RunNotActive(f"apply run {run_id!r} is a dry run; it hands nothing off")
+        self._record(ApplyRunEventRecorded(run_id=run_id, event=encode_body(handoff)))
+
+    @property
+    def latest_handoff(self) -> ManualCompletionPrepared | None:
+        found = [r.handoff for r in self.state.runs.values() if r.handoff is not None]
+        return found[-1] if found else None
+
     def block(self, run_id: str, reason: BlockReason, *, blocked_at: str) -> None:
         self._active(run_id)
         self._record(
@@ -283,6 +297,8 @@ class JobApplication(Aggregate):
         if isinstance(body, DryRunCompleted):
             run.status = RunStatus.DRY_RUN_COMPLETED
             run.evidence = body
+        elif isinstance(body, ManualCompletionPrepared):
+            run.handoff = body  # the run stays running until its block is recorded
         else:
             run.status = RunStatus.NEEDS_VERIFICATION
 

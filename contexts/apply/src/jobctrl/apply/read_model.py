@@ -23,7 +23,12 @@ from jobctrl.apply.events import (
     ApplySubmitIntended,
     EmailApplicationCandidateRecorded,
 )
-from jobctrl.apply.run_events import DryRunCompleted, decode_failure, decode_run_event
+from jobctrl.apply.run_events import (
+    DryRunCompleted,
+    ManualCompletionPrepared,
+    decode_failure,
+    decode_run_event,
+)
 from jobctrl.kernel.events import DomainEvent
 
 RUN_EVENTS: tuple[type[DomainEvent], ...] = (
@@ -110,6 +115,8 @@ def fold(rows: dict[str, ApplyRunRow], event: DomainEvent, *, tenant_id: str, oc
         if isinstance(body, DryRunCompleted):
             code = f"coverage_{body.coverage}"
             _finish(row, "dry_run_completed", code, occurred_at)
+        elif isinstance(body, ManualCompletionPrepared):
+            code = "needs_manual_completion"
         else:
             code = body.code
             if row.status == "running":

@@ -37,7 +37,26 @@ class NeedsVerification(
     cause: Literal["intent_without_result", "email_send_outcome_ambiguous"]
 
 
-RunEventBody = DryRunCompleted | NeedsVerification
+class Answer(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
+    field: str
+    value: str
+
+
+class ManualCompletionPrepared(
+    msgspec.Struct, frozen=True, kw_only=True, rename="camel", tag="needs_manual_completion", tag_field="kind"
+):
+    """A live browser run filled the form and stopped: the person finishes it (the hand-off).
+
+    ``answers`` are the values the form was filled with (from the profile, never invented) and
+    ``application_url`` the reviewed page, so ``jobctrl apply open`` can reopen it filled.
+    """
+
+    application_url: str
+    answers: list[Answer]
+    resume_pdf_path: str
+
+
+RunEventBody = DryRunCompleted | NeedsVerification | ManualCompletionPrepared
 
 FailureCode = Literal[
     "dry_run_violation",

@@ -26,6 +26,7 @@ from urllib.parse import urldefrag, urlsplit
 from playwright.sync_api import Browser, Error, Page, Playwright, Request, Route, WebSocketRoute
 
 from jobctrl.apply.adapters.guard_script import CHALLENGE_JS, CLASSIFY_JS, GUARD_JS
+from jobctrl.apply.facts import answer_values
 from jobctrl.apply.ports import (
     BrowserApplyRequest,
     BrowserOutcome,
@@ -164,14 +165,7 @@ class PlaywrightBrowserApply:
 
     def _fill(self, page: Page, kinds: list[str], request: BrowserApplyRequest) -> list[str]:
         profile, materials = request.profile, request.materials
-        values = {
-            "full_name": profile.full_name,
-            "first_name": profile.first_name,
-            "last_name": profile.last_name,
-            "email": profile.email,
-            "phone": profile.phone,
-            "cover_letter": materials.cover_letter_text,
-        }
+        values = answer_values(profile, materials)
         filled = []
         for kind in kinds:
             field_ = page.locator(f'[data-jobctrl-field="{kind}"]').first

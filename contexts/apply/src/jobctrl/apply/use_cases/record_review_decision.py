@@ -59,8 +59,8 @@ def _check(
         raise InvalidReviewDecision("materials generation is not committed")
     if facts.profile_version is None or command.profile_version > facts.profile_version:
         raise InvalidReviewDecision("profile version is not committed")
-    if not command.application_url.startswith(("https://", "http://")):
-        raise InvalidReviewDecision("application URL must be http(s)")
+    if not command.application_url.startswith(("https://", "http://", "mailto:")):
+        raise InvalidReviewDecision("application URL must be http(s) or mailto:")
     if (command.email_recipient is None) != (command.email_attachment_artifact_id is None):
         raise InvalidReviewDecision("an email approval names both recipient and attachment")
     if command.email_recipient is not None and candidate != (

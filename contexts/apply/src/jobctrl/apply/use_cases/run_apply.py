@@ -3,7 +3,11 @@
 Neither mode ever submits.  A dry run records dry-run evidence (coverage bound to the materials
 generation, profile version and URL it ran against); a driver reporting a submission during a dry run
 is a violation and fails the run.  A live run fills the form and stops for the human's final submit
-(``ApplySubmissionBlocked(trusted_final_submit_required)``).  A CAPTCHA or third-party challenge stops
+(``ApplySubmissionBlocked(trusted_final_submit_required)``), recording first the hand-off the person
+finishes it from (``needs_manual_completion``: the reviewed URL and the answers it was filled with).
+An email target (``mailto:``) is never opened in a browser: its dry run records the exact candidate
+message (recipient, subject, body, attachment) the user approves; its live run is
+``send_email_application``.  A CAPTCHA or third-party challenge stops
 either mode (fail closed).  The approval gate is re-checked before the browser opens for a live run.
 """
 
@@ -13,8 +17,15 @@ from dataclasses import dataclass
 
 from jobctrl.apply.approval import approval_refusal_reason
 from jobctrl.apply.errors import ApprovalRefused, DryRunViolation, RunNotActive
-from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.job_application import JobApplication, RunStatus
+from jobctrl.apply.facts import (
+    ApplicantProfile,
+    ApplicationMaterials,
+    ClaimPolicy,
+    CurrentJobFacts,
+    answer_values,
+    email_target,
+)
+from jobctrl.apply.job_application import EmailCandidate, JobApplication, RunStatus
 from jobctrl.apply.ports import (
     BrowserApplyPort,
     BrowserApplyRequest,
@@ -23,7 +34,7 @@ from jobctrl.apply.ports import (
     FormNotFound,
     PageUnavailable,
 )
-from jobctrl.apply.run_events import DryRunCompleted, FailureResult
+from jobctrl.apply.run_events import Answer, DryRunCompleted, FailureResult, ManualCompletionPrepared
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
@@ -61,6 +72,33 @@ def run_apply(
         raise MissingInputError("an apply run needs an application URL, materials and a profile version")
     if materials.generation != facts.materials_generation:
         raise MissingInputError("materials handed in are not the current generation")
+    recipient = email_target(facts.application_url)
+    if recipient is not None:
+        if not run.dry_run:
+            raise MissingInputError("a live email application is sent by send_email_application")
+        if materials.resume_artifact_id is None:
+            raise MissingInputError("an email application needs the resume PDF artifact")
+        app.record_email_candidate(
+            run_id,
+            EmailCandidate(
+                run_id=run_id,
+                recipient=recipient,
+                subject=f"Application: {facts.role or 'the open position'}"[:200],
+                body=materials.cover_letter_text,
+                attachment_artifact_id=materials.resume_artifact_id,
+                attachment_name="resume.pdf",
+            ),
+        )
+        app.complete_dry_run(
+            run_id,
+            DryRunCompleted(
+                coverage="full", materials_generation=facts.materials_generation,
+                profile_version=facts.profile_version, application_url=facts.application_url,
+                filled=["email_recipient", "email_attachment"], missing=[], blocked_attempts=0,
+            ),
+        )  # fmt: skip
+        _save(repo, app, owner)
+        return ApplyRunResult(run_id=run_id, status=app.run(run_id).status)
     if not run.dry_run and policy.approval_required:
         reason = approval_refusal_reason(app, facts, email=False)
         if reason is not None:
@@ -84,7 +122,17 @@ def run_apply(
         case FormFilled() if run.dry_run:
             app.complete_dry_run(run_id, _evidence(outcome, facts))
         case FormFilled():
-            # The human always does the final browser submit, whatever the driver reported.
+            # The human always does the final browser submit, whatever the driver reported: the run
+            # records the hand-off (what was filled, with which values) and stops.
+            values = answer_values(profile, materials)
+            answers = [Answer(field=k, value=values[k]) for k in outcome.filled if values.get(k)]
+            app.hand_off(
+                run_id,
+                ManualCompletionPrepared(
+                    application_url=facts.application_url, answers=answers,
+                    resume_pdf_path=materials.resume_pdf_path,
+                ),
+            )  # fmt: skip
             app.block(run_id, "trusted_final_submit_required", blocked_at=now_iso(clock))
     _save(repo, app, owner)
     if violation:

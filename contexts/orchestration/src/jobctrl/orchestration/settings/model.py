@@ -30,6 +30,16 @@ class OrchestrationSettings(BaseModel):
     max_parallel_families: Annotated[int, Field(ge=1, le=16)] = 1
     crawl_user_agent: Annotated[str, Field(min_length=1, max_length=200)] = DEFAULT_USER_AGENT
     task_queue: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$")] = "jobctrl-default"
+    # The owned SMTP sender of email applications (ADR 0161).  No host: email applications are not
+    # sent.  The password is never saved: it is read from the environment variable named here.
+    smtp_host: Annotated[str, Field(max_length=253, pattern=r"^[A-Za-z0-9.\-:]*$")] = ""
+    smtp_port: Annotated[int, Field(ge=1, le=65535)] = 587
+    smtp_starttls: bool = True
+    smtp_username: Annotated[str, Field(max_length=320)] = ""
+    smtp_from: Annotated[str, Field(max_length=320)] = ""
+    smtp_password_env: Annotated[str, Field(pattern=r"^[A-Z_][A-Z0-9_]{0,99}$")] = "JOBCTRL_SMTP_PASSWORD"
+    # Days after an application without an outcome before its follow-up is due (ADR 0163).
+    follow_up_days: Annotated[int, Field(ge=1, le=90)] = 7
 
     @field_validator("discovery_schedule_cron")
     @classmethod

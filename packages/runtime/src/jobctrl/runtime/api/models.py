@@ -185,6 +185,13 @@ class SettingsView(Wire):
     max_parallel_families: int
     crawl_user_agent: str
     task_queue: str
+    smtp_host: str
+    smtp_port: int
+    smtp_starttls: bool
+    smtp_username: str
+    smtp_from: str
+    smtp_password_env: str
+    follow_up_days: int
 
 
 class SettingsPatch(Request):
@@ -205,6 +212,13 @@ class SettingsPatch(Request):
     max_parallel_families: int | None = None
     crawl_user_agent: str | None = None
     task_queue: str | None = None
+    smtp_host: str | None = None
+    smtp_port: int | None = None
+    smtp_starttls: bool | None = None
+    smtp_username: str | None = None
+    smtp_from: str | None = None
+    smtp_password_env: str | None = None
+    follow_up_days: int | None = None
 
 
 class ProfileView(Wire):

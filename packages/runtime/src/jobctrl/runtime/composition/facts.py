@@ -195,6 +195,7 @@ class JobFacts:
             generation=m.generation,
             resume_pdf_path=str(self.artifacts.path_of(pdfs[0], ArtifactKind.RESUME_PDF)),
             cover_letter_text=cover_text,
+            resume_artifact_id=pdfs[0],
         )
         applicant = ApplicantProfile(full_name=profile.name, email=profile.email or "", phone="")
         return ApplyInputs(facts, applicant, materials)

@@ -49,6 +49,7 @@ from jobctrl.politeness import CONTACT_POLICY, ENRICHMENT_POLICY, CrawlPolicy, P
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import SpendStatus
 from jobctrl.runtime.composition.browser import ManagedBrowserApply
+from jobctrl.runtime.composition.email import ResumePdfReader, smtp_sender_from
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.settings import pdf_render_lanes
 from jobctrl.scoring.activities import ScoringActivities
@@ -183,6 +184,7 @@ class Composition:
                 ),
                 browser=browser or managed_browser,  # type: ignore[arg-type]
                 clock=clock, model=llm.model if hasattr(llm, "model") else "llm",
+                email_sender=smtp_sender_from(settings_store.load), artifacts=ResumePdfReader(artifacts),
             ),
             preparation=PreparationStateActivities(tracker, facts.pdf_ready),
             contact=ContactActivities(
