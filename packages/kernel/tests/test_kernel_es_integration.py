@@ -259,22 +259,7 @@ def test_invalid_event_through_the_library_path_writes_nothing(database: Databas
     assert count(store, job_events) == 0 and good.pending_events
 
 
-def test_the_polling_subscription_follows_new_rows_in_order(database: Database) -> None:
-    store = make_store(database)
-    repo = AggregateRepository.for_class(store, Posting, clock=CLOCK, snapshot_interval=None)
-    build(repo, "p1", saves=1)
-    recorder = JobEventsRecorder(store, poll_interval=0.01)
-    seen: list[int] = []
-    with recorder.subscribe(gt=0) as subscription:
-
-        def follow() -> None:
-            for notification in subscription:
-                seen.append(notification.id)
-                if len(seen) == 4:
-                    subscription.stop()
-
-        follower = threading.Thread(target=follow)
-        follower.start()
-        build(repo, "p2", saves=2)  # three more rows while the follower waits
-        follower.join(timeout=30)
-    assert seen == [1, 2, 3, 4]
+def test_the_recorder_refuses_to_subscribe_the_projection_runner_follows_the_log(database: Database) -> None:
+    recorder = JobEventsRecorder(make_store(database))
+    with pytest.raises(NotImplementedError, match="ProjectionRunner"):
+        recorder.subscribe(gt=0)

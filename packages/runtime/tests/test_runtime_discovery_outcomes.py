@@ -7,6 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 
+from jobctrl.activity_contracts.contracts import (
+    ExecutionRef,
+    FamilyOutcome,
+    FanoutInput,
+    FinishDiscoveryRunInput,
+    ProgressTick,
+    SourceFamilyResult,
+)
 from jobctrl.discovery.commands.link_execution_members import link_execution_members, load_execution
 from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
@@ -19,14 +27,6 @@ from jobctrl.discovery.events import (
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.workflows.contracts import (
-    ExecutionRef,
-    FamilyOutcome,
-    FanoutInput,
-    FinishDiscoveryRunInput,
-    ProgressTick,
-    SourceFamilyResult,
-)
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
 from jobctrl.runtime.activities.fanout import FanoutActivities, _Plan

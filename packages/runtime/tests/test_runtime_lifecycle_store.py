@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from jobctrl.domain_types import registry
-from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.workflows.contracts import (
+from jobctrl.activity_contracts.contracts import (
     ExecutionRef,
     PipelineStepChange,
     PipelineStepsInput,
     WorkflowOutcomeInput,
     WorkflowStartedInput,
 )
+from jobctrl.domain_types import registry
+from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.activities import ActivityDeps
 from jobctrl.runtime.activities.lifecycle import LifecycleActivities
 from jobctrl.runtime.activities.ports import FixedSpendStatus

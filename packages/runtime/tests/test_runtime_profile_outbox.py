@@ -24,6 +24,10 @@ from temporalio import activity
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.exceptions import ApplicationError
 
+from jobctrl.activity_contracts.contracts import (
+    PreparationStepInput,
+    PreparationStepResult,
+)
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.events import ProfileContinuationClosed, ProfileUpdated
 from jobctrl.orchestration.profile.aggregate import IntentStatus, SaveOutcome, continuation_workflow_id
@@ -36,10 +40,6 @@ from jobctrl.orchestration.workflows.continuation import (
     continuation_key,
 )
 from jobctrl.orchestration.workflows.continuation import ContinuationTargets as TargetList
-from jobctrl.orchestration.workflows.contracts import (
-    PreparationStepInput,
-    PreparationStepResult,
-)
 from jobctrl.orchestration.workflows.ids import preparation_workflow_id
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import PreparationTarget

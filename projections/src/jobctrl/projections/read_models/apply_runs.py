@@ -4,7 +4,7 @@ The row carries no personal data: an email candidate is recorded only as a flag 
 recipient, subject or body), a failure only as a bounded code taken from the result, and run events
 only as a count plus the last event kind when it is a safe code.  The first terminal result of a
 run wins (``ApplySubmissionBlocked`` — a human must act before any submission — is terminal too:
-status ``manual`` as in ``jobctrl.apply.read_model``, with its reason as the result code); an intent
+status ``manual``, with its reason as the result code); an intent
 without a result is shown as ``needs_verification`` by the reader, not guessed.
 ``ApplicationIdentityClaimed`` stamps the run with the time its employer+role identity was reserved
 and whether a repeat-application override was used (never the identity digest itself).

@@ -14,8 +14,8 @@ from datetime import timedelta
 
 from temporalio import workflow
 
+from jobctrl.activity_contracts.contracts import ApplyActivityInput, ApplyActivityResult
 from jobctrl.orchestration.workflows import policies
-from jobctrl.orchestration.workflows.contracts import ApplyActivityInput, ApplyActivityResult
 from jobctrl.orchestration.workflows.lifecycle import run_with_lifecycle, spend_preflight
 
 WORKFLOW_TYPE = "ApplyWorkflow"

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 
 from temporalio import workflow
 
-from jobctrl.orchestration.workflows import policies
-from jobctrl.orchestration.workflows.contracts import (
+from jobctrl.activity_contracts.contracts import (
     ContactResearchActivityInput,
     ContactResearchActivityResult,
 )
+from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.lifecycle import run_with_lifecycle, spend_preflight
 
 WORKFLOW_TYPE = "ContactResearchWorkflow"

@@ -25,8 +25,8 @@ from temporalio import workflow
 from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError, is_cancelled_exception
 
+from jobctrl.activity_contracts.contracts import PreparationStep
 from jobctrl.orchestration.workflows import policies
-from jobctrl.orchestration.workflows.contracts import PreparationStep
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
 from jobctrl.orchestration.workflows.lifecycle import now_iso, run_with_lifecycle
 from jobctrl.orchestration.workflows.preparation import JobPreparationInput, JobPreparationWorkflow

@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from temporalio import workflow
 from temporalio.exceptions import ApplicationError, is_cancelled_exception
 
-from jobctrl.orchestration.workflows import policies
-from jobctrl.orchestration.workflows.contracts import (
+from jobctrl.activity_contracts.contracts import (
     EnrichmentInput,
     EnrichmentResult,
     ExecutionRef,
@@ -45,6 +44,7 @@ from jobctrl.orchestration.workflows.contracts import (
     SourceFamilyResult,
     StepKind,
 )
+from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
 from jobctrl.orchestration.workflows.lifecycle import now_iso, run_with_lifecycle, spend_preflight
 

@@ -14,13 +14,13 @@ from typing import TypeVar
 from temporalio import workflow
 from temporalio.exceptions import ApplicationError, is_cancelled_exception
 
-from jobctrl.orchestration.workflows import policies
-from jobctrl.orchestration.workflows.contracts import (
+from jobctrl.activity_contracts.contracts import (
     SpendCheckInput,
     SpendCheckResult,
     WorkflowOutcomeInput,
     WorkflowStartedInput,
 )
+from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
 
 T = TypeVar("T")

@@ -14,8 +14,7 @@ from temporalio import workflow
 from temporalio.common import RetryPolicy
 from temporalio.exceptions import ApplicationError, is_cancelled_exception
 
-from jobctrl.orchestration.workflows import policies
-from jobctrl.orchestration.workflows.contracts import (
+from jobctrl.activity_contracts.contracts import (
     ExecutionRef,
     PreparationCheckpoint,
     PreparationCheckpointInput,
@@ -23,6 +22,7 @@ from jobctrl.orchestration.workflows.contracts import (
     PreparationStepInput,
     PreparationStepResult,
 )
+from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
 from jobctrl.orchestration.workflows.lifecycle import run_with_lifecycle
 

@@ -12,8 +12,6 @@ to the recorder untouched.
 
 from __future__ import annotations
 
-import threading
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,9 +87,8 @@ def _stored(row: Any) -> JobStoredEvent:
 
 
 class JobEventsRecorder(ApplicationRecorder):
-    def __init__(self, store: EventStore, *, poll_interval: float = 0.05) -> None:
+    def __init__(self, store: EventStore) -> None:
         self.store = store
-        self.poll_interval = poll_interval
 
     # -- writing ----------------------------------------------------------------------------------
     def insert_events(
@@ -204,41 +201,9 @@ class JobEventsRecorder(ApplicationRecorder):
     def subscribe(
         self, gt: int | None = None, topics: Sequence[str] = ()
     ) -> Subscription[ApplicationRecorder]:
-        return PollingSubscription(self, gt, topics)
-
-
-class PollingSubscription(Subscription[JobEventsRecorder]):
-    """Follows ``job_events`` by polling ``position > last`` (works on SQLite and PostgreSQL alike).
-
-    Correct because position order equals commit order (ADR 0003): nothing can appear below a
-    position already seen.  ``stop()`` (or leaving the ``with`` block) ends the iteration.
-    """
-
-    def __init__(
-        self, recorder: JobEventsRecorder, gt: int | None = None, topics: Sequence[str] = ()
-    ) -> None:
-        super().__init__(recorder=recorder, gt=gt, topics=topics)
-        self._buffer: deque[Notification] = deque()
-        self._stopped = threading.Event()
-
-    def stop(self) -> None:
-        super().stop()
-        self._stopped.set()
-
-    def __next__(self) -> Notification:
-        while not self._stopped.is_set():
-            if self._buffer:
-                notification = self._buffer.popleft()
-                self._last_notification_id = notification.id
-                return notification
-            page = self._recorder.select_notifications(
-                self._last_notification_id or 0, 500, topics=self._topics, inclusive_of_start=False
-            )
-            if page:
-                self._buffer.extend(page)
-            else:
-                self._stopped.wait(self._recorder.poll_interval)
-        raise StopIteration
+        # One reader follows the log: the projection runner (``jobctrl.projections``), never a
+        # library subscription (issue 11, ADR 0120).
+        raise NotImplementedError("follow job_events with jobctrl.projections.ProjectionRunner")
 
 
 def write_snapshots(
@@ -304,7 +269,6 @@ class SnapshotRecorder(AggregateRecorder):
 
 __all__ = [
     "JobEventsRecorder",
-    "PollingSubscription",
     "SaveContext",
     "SnapshotRecorder",
     "write_snapshots",

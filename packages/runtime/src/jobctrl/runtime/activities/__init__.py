@@ -1,10 +1,11 @@
 """The activity registry the worker uses.
 
 ``build_activities(deps, overrides)`` returns every activity the workflows call, by name: the
-runtime-generic ones bound to ``deps`` and the context stubs, with ``overrides`` (name → callable
-decorated with ``activity.defn(name=...)``) replacing entries.  Integration = passing the contexts'
-real implementations as overrides (or replacing the stub entries); tests pass fakes under the real
-names the same way.
+runtime-generic ones bound to ``deps``, with ``overrides`` (name → callable decorated with
+``activity.defn(name=...)``) adding the contexts' activities (the composition root's
+``activities()``; tests pass fakes under the real names the same way).  A worker missing any name a
+workflow calls is refused at build with a ``ConfigurationError`` naming what is unwired, so an
+unwired worker never starts rather than failing runs later.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from temporalio import activity
 
+from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.orchestration.activities import ContinuationClosingActivities
 from jobctrl.runtime.activities.continuation import ContinuationActivities
 from jobctrl.runtime.activities.deps import ActivityDeps
@@ -21,9 +23,23 @@ from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
 from jobctrl.runtime.activities.fanout import FanoutActivities
 from jobctrl.runtime.activities.lifecycle import LifecycleActivities
 from jobctrl.runtime.activities.spend import SpendActivities
-from jobctrl.runtime.activities.stubs import STUBS
 
 ActivityFn = Callable[..., Any]
+
+#: The context activities the workflows call by name; the composition root (or a test's fakes) wires them.
+CONTEXT_ACTIVITIES: tuple[str, ...] = (
+    "plan_discovery_sources",
+    "discovery_source_family",
+    "discovery_enrichment",
+    "load_preparation_checkpoint",
+    "score_job",
+    "tailor_job",
+    "cover_letter",
+    "render_pdf",
+    "recover_preparation_state",
+    "apply",
+    "run_contact_research",
+)
 
 
 def activity_name(fn: ActivityFn) -> str:
@@ -52,10 +68,13 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
         continuation.profile_continuation_status,
         closing.record_profile_continuation_closed,
     ]
-    registry: dict[str, ActivityFn] = {activity_name(fn): fn for fn in (*generic, *STUBS)}
+    registry: dict[str, ActivityFn] = {activity_name(fn): fn for fn in generic}
     for fn in overrides:
         registry[activity_name(fn)] = fn
+    missing = [name for name in CONTEXT_ACTIVITIES if name not in registry]
+    if missing:
+        raise ConfigurationError(f"activities not wired to their contexts: {', '.join(missing)}")
     return list(registry.values())
 
 
-__all__ = ["ActivityDeps", "ActivityFn", "activity_name", "build_activities"]
+__all__ = ["CONTEXT_ACTIVITIES", "ActivityDeps", "ActivityFn", "activity_name", "build_activities"]

@@ -17,6 +17,11 @@ from __future__ import annotations
 
 from temporalio import activity
 
+from jobctrl.activity_contracts.contracts import (
+    FamilyOutcome,
+    FinishDiscoveryRunInput,
+    InterruptDiscoveryRunInput,
+)
 from jobctrl.discovery.commands.close_execution_membership import close_interrupted_membership
 from jobctrl.discovery.commands.finish_discovery_run import finish_discovery_run
 from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
@@ -26,11 +31,6 @@ from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.orchestration.workflows.contracts import (
-    FamilyOutcome,
-    FinishDiscoveryRunInput,
-    InterruptDiscoveryRunInput,
-)
 from jobctrl.orchestration.workflows.errors import to_application_error
 from jobctrl.runtime.activities.deps import ActivityDeps
 

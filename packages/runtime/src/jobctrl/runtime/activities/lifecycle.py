@@ -8,6 +8,12 @@ import hashlib
 from sqlalchemy import select
 from temporalio import activity
 
+from jobctrl.activity_contracts.contracts import (
+    PipelineStepChange,
+    PipelineStepsInput,
+    WorkflowOutcomeInput,
+    WorkflowStartedInput,
+)
 from jobctrl.kernel.clock import parse_instant
 from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.store.schema import job_events
@@ -23,12 +29,6 @@ from jobctrl.orchestration.events import (
     WorkflowCompleted,
     WorkflowFailed,
     WorkflowStarted,
-)
-from jobctrl.orchestration.workflows.contracts import (
-    PipelineStepChange,
-    PipelineStepsInput,
-    WorkflowOutcomeInput,
-    WorkflowStartedInput,
 )
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.workflow_runs import append_lifecycle

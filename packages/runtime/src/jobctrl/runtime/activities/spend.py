@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from temporalio import activity
 
+from jobctrl.activity_contracts.contracts import SpendCheckInput, SpendCheckResult
 from jobctrl.kernel.errors import BudgetExceededError
-from jobctrl.orchestration.workflows.contracts import SpendCheckInput, SpendCheckResult
 from jobctrl.orchestration.workflows.errors import to_application_error
 from jobctrl.runtime.activities.deps import ActivityDeps
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from temporalio import activity
 from temporalio.exceptions import ApplicationError
 
-from jobctrl.orchestration.workflows.contracts import (
+from jobctrl.activity_contracts.contracts import (
     ApplyActivityInput,
     ApplyActivityResult,
     ContactResearchActivityInput,
