@@ -9,7 +9,7 @@ from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.activities import CONTEXT_ACTIVITIES, ActivityDeps, activity_name, build_activities
 from jobctrl.runtime.activities.ports import FixedSpendStatus
-from jobctrl.runtime.testing.fakes import FakeContexts
+from jobctrl.testing.runtime.fakes import FakeContexts
 
 
 def _deps(database: Database) -> ActivityDeps:
