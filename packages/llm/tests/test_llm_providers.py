@@ -103,7 +103,8 @@ def test_instructor_parses_a_tool_call_and_reports_provider_usage(server: FakeOp
     result = _provider(server, spend).structured(_request())
 
     assert result.value == Verdict(label="strong", score=8)
-    assert spend.calls == [LlmUsage("gpt-4o-mini", 120, 30)]
+    # Priced by the provider at the gpt-4o family rate (2.50 in, 10.00 out per million).
+    assert spend.calls == [LlmUsage("gpt-4o-mini", 120, 30, (120 * 2.5 + 30 * 10) / 1e6)]
     sent = server.requests[0]
     assert sent["path"] == "/v1/chat/completions"
     assert sent["auth"] == "Bearer sk-test"
@@ -116,7 +117,7 @@ def test_instructor_json_mode_parses_message_content(server: FakeOpenAI) -> None
     server.responses.append(Canned(body=json_completion('{"label": "ok", "score": 3}')))
     result = _provider(server, spend, mode="json").structured(_request())
     assert result.value == Verdict(label="ok", score=3)
-    assert spend.calls == [LlmUsage("gpt-4o-mini", 90, 20)]
+    assert spend.calls == [LlmUsage("gpt-4o-mini", 90, 20, (90 * 2.5 + 20 * 10) / 1e6)]
 
 
 def test_instructor_malformed_output_is_untrusted_and_typed(server: FakeOpenAI) -> None:

@@ -118,7 +118,7 @@ def test_details_are_capped_oldest_first_with_an_exact_total() -> None:
     assert telemetry.snapshot().durations["score_job"]["count"] == 1
 
 
-@pytest.mark.parametrize("raw", ["0", "17", "two", "", "1.5"])
+@pytest.mark.parametrize("raw", ["0", "17", "two", "1.5"])  # empty: unset, as every variable
 def test_a_bad_pdf_renderer_count_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch, raw: str) -> None:
     monkeypatch.setenv("JOBCTRL_PDF_RENDERERS", raw)
     with pytest.raises(ConfigurationError, match="JOBCTRL_PDF_RENDERERS"):

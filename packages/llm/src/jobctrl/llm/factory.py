@@ -13,5 +13,5 @@ def build_provider(
 ) -> OfflineProvider | InstructorProvider:
     """The offline provider is returned bare: the caller registers its contexts' handlers on it."""
     if settings.provider == "offline":
-        return OfflineProvider(spend, model=settings.model)
+        return OfflineProvider(spend, model=settings.model)  # priced by the recorder's defaults
     return InstructorProvider(settings, spend)

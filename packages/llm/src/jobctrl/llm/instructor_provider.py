@@ -93,7 +93,7 @@ class InstructorProvider:
             raise LlmOutputInvalidError(
                 f"{request.response_model.__name__} output malformed: {bound_text(type(exc).__name__, 80)}"
             ) from exc
-        usage = _usage_of(self._settings.model, completion, request)
+        usage = self._priced(_usage_of(self._settings.model, completion, request))
         self._spend.record(usage)
         try:
             # A clean instance of exactly the requested model (instructor attaches the raw response).
@@ -109,12 +109,18 @@ class InstructorProvider:
             # The provider did not say: charge the prompt estimate, never zero (spend is never refunded).
             prompt_tokens = estimate_tokens(request.system, request.prompt)
         self._spend.record(
-            LlmUsage(
-                self._settings.model,
-                prompt_tokens,
-                completion_tokens if isinstance(completion_tokens, int) else 0,
+            self._priced(
+                LlmUsage(
+                    self._settings.model,
+                    prompt_tokens,
+                    completion_tokens if isinstance(completion_tokens, int) else 0,
+                )
             )
         )
+
+    def _priced(self, usage: LlmUsage) -> LlmUsage:
+        cost = self._settings.cost_usd(usage.model, usage.input_tokens, usage.output_tokens)
+        return LlmUsage(usage.model, usage.input_tokens, usage.output_tokens, cost)
 
 
 def _usage_of(model: str, completion: Any, request: StructuredRequest[Any]) -> LlmUsage:

@@ -32,6 +32,8 @@ class LlmUsage:
     model: str
     input_tokens: int
     output_tokens: int
+    # Priced by the provider from its configured price table; ``None``: the recorder prices it.
+    cost_usd: float | None = None
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from jobctrl.llm.pricing import ModelPrice, estimate_cost_usd
+
 
 class LlmSettings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -24,3 +26,12 @@ class LlmSettings(BaseModel):
     # Transport retries stay with Temporal's retry policy; instructor re-asks are off by default so
     # one activity attempt is one paid call.
     max_retries: int = Field(default=0, ge=0, le=3)
+    # Prices per exact model name (USD per million tokens); see ``jobctrl.llm.pricing``.
+    prices: dict[str, ModelPrice] = Field(default_factory=dict)
+    # An unpriced model on a loopback endpoint costs nothing (set by the runtime from base_url).
+    free_when_unpriced: bool = False
+
+    def cost_usd(self, model: str, input_tokens: int, output_tokens: int) -> float:
+        return estimate_cost_usd(
+            model, input_tokens, output_tokens, self.prices, free_when_unpriced=self.free_when_unpriced
+        )

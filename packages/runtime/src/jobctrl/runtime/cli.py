@@ -8,12 +8,24 @@ from __future__ import annotations
 
 import typer
 
-from jobctrl.runtime.commands import demo, events, projections, schemas, serve, worker
+from jobctrl.runtime.commands import config, demo, events, projections, schemas, serve, worker
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="JobCtrl: the durable job-search pipeline."
 )
+# Commands that start something validate the configuration first (exit 2 naming each bad key).
+CONFIGURED = frozenset({"demo", "serve", "worker", "run", "profile", "materials"})
+
+
+@app.callback()
+def _validate(ctx: typer.Context) -> None:
+    if ctx.invoked_subcommand in CONFIGURED:
+        ctx.obj = config.checked_config()
+
+
 app.add_typer(schemas.app, name="schemas")
+app.add_typer(config.app, name="config")
+app.command("init")(config.init)
 app.add_typer(projections.app, name="projections")
 app.add_typer(events.app, name="events")
 app.command("demo")(demo.demo)

@@ -52,7 +52,11 @@ class SpendLedger:
         return self.clock.now().date().isoformat()
 
     def record(self, usage: LlmUsage) -> None:
-        cost = estimate_cost_usd(usage.model, usage.input_tokens, usage.output_tokens)
+        cost = (
+            usage.cost_usd
+            if usage.cost_usd is not None
+            else estimate_cost_usd(usage.model, usage.input_tokens, usage.output_tokens)
+        )
         self.add(cost, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
 
     def add(self, cost_usd: float, *, input_tokens: int = 0, output_tokens: int = 0) -> None:

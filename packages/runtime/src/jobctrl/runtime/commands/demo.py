@@ -49,6 +49,7 @@ from jobctrl.projections import ProjectionStatus, read_status
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.runtime.composition.root import Composition
+from jobctrl.runtime.config import load_config
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.following import following_projections
 from jobctrl.runtime.pipeline import PipelineReport, run_pipeline
@@ -227,7 +228,7 @@ def demo(
     """Run the whole pipeline on the sample board (embedded Temporal, offline LLM) and summarize it."""
     logging.getLogger("temporalio").setLevel(logging.ERROR)  # per-job failures are in the summary
     port = int(os.environ.get("JOBCTRL_SAMPLE_BOARD_PORT", str(DEFAULT_BOARD_PORT)))
-    db = open_database()
+    db = open_database(load_config().storage.database_url)
     try:
         board = SampleJobBoard(port=port)
         try:

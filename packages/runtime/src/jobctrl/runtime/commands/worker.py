@@ -13,6 +13,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.runtime.composition.root import Composition, sources_from_file
+from jobctrl.runtime.config import load_config
 from jobctrl.runtime.embedded import DevServer
 from jobctrl.runtime.following import following_projections
 from jobctrl.runtime.settings import EnvSettings, TemporalTarget
@@ -29,7 +30,7 @@ async def _serve(task_queue: str | None, projections: bool = False) -> None:
         typer.echo(f"embedded Temporal dev server at {server.address} (database {server.db_file})")
     else:
         client = await Client.connect(target.address, namespace=target.namespace)
-    db = open_database()
+    db = open_database(load_config().storage.database_url)
     store = EventStore(db, registry())
     settings = EnvSettings()
     # The real activities; sources come from $JOBCTRL_HOME/sources.json (re-read on every plan).

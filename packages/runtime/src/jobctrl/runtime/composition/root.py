@@ -2,10 +2,10 @@
 
 ``Composition.build(db, sources=...)`` creates the tables it needs (event store, orchestration's
 ``llm_spend``/settings, the personal-data vault), the spend ledger (a ``SpendRecorder``), the LLM
-provider from settings (offline by default, with the scoring and materials handlers registered), the
-artifact store under ``$JOBCTRL_HOME/artifacts``, the politeness gateway factory (honest UA from
-settings; loopback sources get ``policy.for_local_servers()``), the Chromium renderer and the apply
-browser (both started lazily on their own threads), and orchestration's stage tracker.
+provider from the ``[llm]`` configuration (offline by default, with the scoring and materials
+handlers registered), the artifact store under ``$JOBCTRL_HOME/artifacts``, the politeness gateway
+factory (honest UA from settings; loopback sources get ``policy.for_local_servers()``), the Chromium
+renderer and the apply browser (both started lazily on their own threads), and orchestration's stage tracker.
 ``activities()`` is what ``build_activities(deps, overrides)`` takes; ``targets`` feeds the fan-out.
 """
 
@@ -51,7 +51,7 @@ from jobctrl.runtime.activities.ports import SpendStatus
 from jobctrl.runtime.composition.browser import ManagedBrowserApply
 from jobctrl.runtime.composition.email import ResumePdfReader, smtp_sender_from
 from jobctrl.runtime.composition.facts import JobFacts
-from jobctrl.runtime.settings import pdf_render_lanes
+from jobctrl.runtime.config import JobctrlConfig, load_config
 from jobctrl.scoring.activities import ScoringActivities
 from jobctrl.scoring.offline_rules import register_offline_scoring
 
@@ -112,6 +112,7 @@ class Composition:
         sources: SourceCatalog,
         clock: Clock | None = None,
         llm_settings: LlmSettings | None = None,
+        config: JobctrlConfig | None = None,
         artifacts_root: Path | None = None,
         min_score: int | None = None,
         renderer: Callable[[], PdfRenderer] = ChromiumPdfRenderer,
@@ -119,13 +120,15 @@ class Composition:
         browser: Callable[[], object] | None = None,
     ) -> Composition:
         clock = clock or SystemClock()
+        # The user's configuration ($JOBCTRL_HOME/config.toml + environment); explicit arguments win.
+        config = config or load_config()
         store.create_schema()
         create_orchestration_tables(db)
         PersonalDataVault(db).create_schema()
         settings_store = SettingsStore(db, clock=clock)
         settings = settings_store.load()
         ledger = SpendLedger(db, lambda: settings_store.load().daily_budget_usd, clock=clock)
-        llm = build_provider(llm_settings or LlmSettings(), ledger)
+        llm = build_provider(llm_settings or config.llm.settings(), ledger)
         if isinstance(llm, OfflineProvider):
             register_offline_scoring(llm)
             register_offline_materials(llm)
@@ -174,7 +177,7 @@ class Composition:
             materials=MaterialsActivities(
                 store, llm=llm, artifacts=artifacts, renderer=renderer, inputs=facts.materials_inputs,
                 eligible=facts.eligible, tracker=tracker, clock=clock,
-                render_lanes=pdf_render_lanes() if render_lanes is None else render_lanes,
+                render_lanes=config.worker.render_lanes if render_lanes is None else render_lanes,
             ),
             apply=ApplyActivities(
                 store, inputs=facts.apply_inputs, candidates=facts.apply_candidates,
@@ -215,6 +218,9 @@ class Composition:
     def close(self) -> None:
         self.materials.close()
         self.apply.close()
+        close_llm = getattr(self.llm, "close", None)
+        if callable(close_llm):
+            close_llm()
 
 
 def sources_from_file(path: Path) -> SourceCatalog:
