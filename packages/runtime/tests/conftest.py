@@ -36,12 +36,12 @@ class RunningApi:
         return result
 
 
-def run_api(config: ApiConfig) -> Iterator[RunningApi]:
+def run_api(config: ApiConfig, log_level: str = "warning") -> Iterator[RunningApi]:
     app = create_app(config)
     port = free_port()
     server = uvicorn.Server(
         uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", timeout_graceful_shutdown=3
+            app, host="127.0.0.1", port=port, log_level=log_level, lifespan="on", timeout_graceful_shutdown=3
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)

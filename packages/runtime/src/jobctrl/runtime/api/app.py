@@ -13,10 +13,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi import FastAPI, Header, Query, Request, Response
+from fastapi.responses import HTMLResponse, StreamingResponse
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
@@ -33,7 +32,19 @@ from jobctrl.runtime.api import (
     settings_profile,
     start_discovery,
 )
-from jobctrl.runtime.api.errors import ApiError, error_body, install_error_handlers
+from jobctrl.runtime.api.errors import ApiError, install_error_handlers
+from jobctrl.runtime.api.guard import (
+    DEFAULT_MAX_BODY_BYTES,
+    LOOPBACK_HOSTS,
+    SESSION_COOKIE,
+    SESSION_TTL_S,
+    STREAM_PATH,
+    GuardConfig,
+    RequestGuard,
+    Sessions,
+    checked_token,
+    redact_access_log,
+)
 from jobctrl.runtime.api.hub import EventHub
 from jobctrl.runtime.api.operations import router as operations_router
 from jobctrl.runtime.api.services import Services, services
@@ -58,6 +69,8 @@ class ApiConfig:
     clock: Clock = field(default_factory=SystemClock)
     run_projections: bool = False
     tenant_id: str = LOCAL_TENANT  # the one tenant this API serves and writes under
+    allowed_hosts: frozenset[str] = LOOPBACK_HOSTS  # Host names this API answers to (else 421)
+    max_body_bytes: int = int(os.environ.get("JOBCTRL_API_MAX_BODY_BYTES", str(DEFAULT_MAX_BODY_BYTES)))
 
 
 def _control(cfg: ApiConfig) -> WorkflowControl | None:
@@ -71,9 +84,12 @@ def _control(cfg: ApiConfig) -> WorkflowControl | None:
 def create_app(config: ApiConfig | None = None) -> FastAPI:
     """The one composition root of the HTTP API."""
     cfg = config or ApiConfig()
+    token = checked_token(cfg.api_token)  # a weak or placeholder token refuses to start
+    sessions = Sessions()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redact_access_log()  # uvicorn has configured its loggers by now
         db = open_database(cfg.database_url)
         store = EventStore(db, registry())
         store.create_schema()
@@ -104,17 +120,12 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     app = FastAPI(title="JobCtrl", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
 
-    if cfg.api_token:
-        expected = f"Bearer {cfg.api_token}"
-
-        @app.middleware("http")
-        async def require_token(request: Request, call_next: Any) -> Any:
-            presented = (
-                request.headers.get("authorization") or f"Bearer {request.query_params.get('access_token')}"
-            )
-            if request.url.path not in ("/v1/health", "/") and presented != expected:
-                return JSONResponse(error_body("unauthorized", "a valid bearer token is required"), 401)
-            return await call_next(request)
+    app.add_middleware(
+        RequestGuard,
+        config=GuardConfig(
+            hosts=cfg.allowed_hosts, token=token, max_body_bytes=cfg.max_body_bytes, sessions=sessions
+        ),
+    )
 
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
                    cancel_run.router, start_discovery.router, operations_router):  # fmt: skip
@@ -124,6 +135,22 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     async def health(request: Request) -> dict[str, object]:
         svc = services(request)
         return {"status": "ok", "database": svc.db.dialect, "head": svc.hub.head}
+
+    @app.post("/v1/session", status_code=204, tags=["system"])
+    async def open_session(request: Request) -> Response:
+        """Trade the bearer token (checked by the guard) for a session cookie that the dashboard's
+        ``EventSource`` sends to ``/v1/events/stream``: HttpOnly, SameSite=Strict, that path only."""
+        response = Response(status_code=204)
+        response.set_cookie(
+            SESSION_COOKIE,
+            sessions.open(),
+            max_age=SESSION_TTL_S,
+            path=STREAM_PATH,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+        )
+        return response
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def dashboard() -> HTMLResponse:

@@ -5,9 +5,10 @@ Request bodies refuse unknown fields: a typo must be a 422, never silently ignor
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
 from jobctrl.runtime.api.discover_phase import Phase
@@ -20,8 +21,46 @@ class Wire(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
 
 
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def unstorable_text(value: Any, where: str = "") -> str | None:
+    """Where in ``value`` (a JSON value) a string holds a NUL or a lone surrogate, or ``None``.
+
+    Neither survives storage: a lone surrogate cannot be encoded as UTF-8 (SQLite and PostgreSQL both
+    refuse it) and PostgreSQL text and JSONB refuse NUL.  Used by every request body and reusable by
+    any other intake of the same documents (a profile import, say)."""
+    if isinstance(value, str):
+        return where or "value" if _UNSTORABLE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{where}.{key}" if where else str(key)
+            if isinstance(key, str) and _UNSTORABLE.search(key):
+                return f"{where}.<key>" if where else "<key>"
+            found = unstorable_text(item, inner)
+            if found is not None:
+                return found
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = unstorable_text(item, f"{where}[{index}]" if where else f"[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
 class Request(BaseModel):
+    """A request body: unknown fields refused, and no string anywhere may hold a NUL or a lone
+    surrogate (422 naming the field)."""
+
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _storable(cls, value: Any) -> Any:
+        found = unstorable_text(value)
+        if found is not None:
+            raise ValueError(f"{found}: a NUL or a lone surrogate cannot be stored")
+        return value
 
 
 class ErrorDetail(BaseModel):
@@ -195,7 +234,12 @@ class SettingsView(Wire):
 
 
 class SettingsPatch(Request):
-    """Every field optional; ranges are checked by ``OrchestrationSettings`` (the one source of truth)."""
+    """Every field optional; ranges are checked by ``OrchestrationSettings`` (the one source of truth).
+
+    Strict types: ``"yes"`` is not a boolean and ``"5"`` is not a number (a safety switch such as
+    ``autoApply`` must never be turned on by coercion)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", strict=True)
 
     auto_apply: bool | None = None
     apply_approval_required: bool | None = None
