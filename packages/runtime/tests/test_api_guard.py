@@ -20,7 +20,7 @@ from jobctrl.runtime.api import guard
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
 from jobctrl.runtime.cli import app as cli
-from jobctrl.runtime.testing.api_seed import discover_job, project
+from jobctrl.testing.runtime.api_seed import discover_job, project
 
 from .conftest import RunningApi, run_api
 from .test_api_dashboard import CHROMIUM_ARGS
