@@ -77,12 +77,17 @@ def llm_context(profile: CandidateProfile, posting: TargetPosting) -> dict[str, 
 
 
 def prompt_for(profile: CandidateProfile, posting: TargetPosting) -> str:
-    return (
+    """The candidate's facts (with the ids a line must cite), the target and the posting's own text."""
+    target = {"jobId": posting.job_id, "role": posting.role_title, "company": posting.company}
+    prompt = (
         "CANDIDATE PROFILE (facts with ids):\n"
         + msgspec.json.encode(profile.to_builtins()).decode()
         + "\n\nTARGET POSTING:\n"
-        + msgspec.json.encode(msgspec.to_builtins(posting)).decode()
+        + msgspec.json.encode({**target, "keywords": posting.keywords}).decode()
     )
+    if posting.description:
+        prompt += "\n\nPOSTING TEXT:\n" + posting.description
+    return prompt
 
 
 GROUNDING_RULES = (

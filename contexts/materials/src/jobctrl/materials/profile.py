@@ -27,6 +27,7 @@ from jobctrl.kernel.ids import InvalidIdError, checked_id
 from jobctrl.materials.errors import InvalidPostingError, InvalidProfileError
 
 IDENTITY_FACT_ID = "identity"
+MAX_POSTING_TEXT = 12_000  # characters of posting text a prompt carries
 _DATE = re.compile(r"^(19|20)\d{2}(-(0[1-9]|1[0-2]))?$")
 
 
@@ -142,6 +143,8 @@ class TargetPosting(_Model, frozen=True):
     role_title: str
     company: str
     keywords: list[str] = []
+    # The posting's text (enriched, as text), bounded: what the model tailors to.
+    description: str = ""
 
     @classmethod
     def from_builtins(cls, data: object) -> TargetPosting:
@@ -160,3 +163,5 @@ class TargetPosting(_Model, frozen=True):
             raise InvalidPostingError("posting job id is not a safe id") from None
         if not self.role_title.strip() or not self.company.strip():
             raise InvalidPostingError("posting needs a role title and a company")
+        if len(self.description) > MAX_POSTING_TEXT:
+            raise InvalidPostingError(f"posting text is limited to {MAX_POSTING_TEXT} characters")

@@ -50,5 +50,19 @@ EXTRACT_SYSTEM = (
 MATCH_SYSTEM = (
     "For each numbered requirement, judge the candidate's fit (direct, strong, transferable, missing, "
     "blocked, not_assessed) and cite the ids of the profile evidence items that support it. Cite only ids "
-    "that appear in the profile. A posted salary is never blocked."
+    "that appear in the profile. A posted salary is never blocked. A right-to-work requirement is "
+    "blocked only when the profile's authorization evidence says the candidate lacks it. Weigh the "
+    "candidate's criteria when given."
 )
+
+
+def extract_prompt(description: str, criteria: str) -> str:
+    """The posting text, preceded by the user's own criteria from the scoring policy when there are any."""
+    if not criteria.strip():
+        return "JOB POSTING:\n" + description
+    return (
+        "CANDIDATE'S CRITERIA (weigh requirements with these in mind):\n"
+        + criteria
+        + "\n\nJOB POSTING:\n"
+        + description
+    )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from html import unescape
+from html.parser import HTMLParser
 
 # C0 and C1 controls, DEL, and bidi overrides; tab/newline survive only when asked for.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -29,3 +31,49 @@ _CODE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 def bounded_code(value: str, *, fallback: str = "unclassified") -> str:
     """An error or reason code: lower snake case, at most 64 characters; anything else is the fallback."""
     return value if _CODE.fullmatch(value) else fallback
+
+
+_TAG = re.compile(r"<[A-Za-z/!][^>]*>")
+_BLOCK_TAGS = frozenset(
+    {"p", "br", "li", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "tr", "section"}
+)
+
+
+def plain_text(value: str) -> str:
+    """Posting text as text: HTML (raw or entity-escaped, as Greenhouse's ``content``) reduced to its
+    text with one line per block and ``- `` before list items; text without tags is returned as is."""
+    candidate = value
+    if not _TAG.search(candidate) and _TAG.search(unescape(candidate)):
+        candidate = unescape(candidate)  # entity-escaped markup
+    if not _TAG.search(candidate):
+        return value
+
+    class _Text(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.parts: list[str] = []
+            self.skip = 0
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            if tag in ("script", "style"):
+                self.skip += 1
+            if tag in _BLOCK_TAGS:
+                self.parts.append("\n")
+            if tag == "li":
+                self.parts.append("- ")
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in ("script", "style") and self.skip:
+                self.skip -= 1
+            if tag in _BLOCK_TAGS:
+                self.parts.append("\n")
+
+        def handle_data(self, data: str) -> None:
+            if not self.skip:
+                self.parts.append(data)
+
+    parser = _Text()
+    parser.feed(candidate)
+    parser.close()
+    lines = (re.sub(r"[ \t\r\f\v\xa0]+", " ", line).strip() for line in "".join(parser.parts).splitlines())
+    return "\n".join(line for line in lines if line)

@@ -1,4 +1,5 @@
-"""A real OpenAI-compatible HTTP server for tests (stdlib only): serves canned chat completions in order.
+"""A real OpenAI-compatible HTTP server for tests (stdlib only): serves canned chat completions in order,
+or, with ``responder`` set, answers each request from what it asked (e.g. by the requested tool).
 
 Other contexts use it to test their instructor paths over real HTTP without mocking the client.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -27,6 +28,8 @@ class FakeOpenAI:
     responses: list[Canned] = field(default_factory=list)
     requests: list[dict[str, Any]] = field(default_factory=list)
     base_url: str = ""
+    # Called with the request body when no canned response is queued.
+    responder: Callable[[dict[str, Any]], Canned] | None = None
 
 
 def tool_call_completion(name: str, arguments: dict[str, Any], *, prompt: int = 120, output: int = 30) -> Any:
@@ -83,9 +86,13 @@ def fake_openai_server() -> Iterator[FakeOpenAI]:
                     "body": json.loads(self.rfile.read(length)),
                 }
             )
-            canned = (
-                state.responses.pop(0) if state.responses else Canned(500, {"error": {"message": "none"}})
-            )
+            body = state.requests[-1]["body"]
+            if state.responses:
+                canned = state.responses.pop(0)
+            elif state.responder is not None:
+                canned = state.responder(body)
+            else:
+                canned = Canned(500, {"error": {"message": "none"}})
             if canned.delay_seconds:
                 time.sleep(canned.delay_seconds)
             raw = canned.body if isinstance(canned.body, bytes) else json.dumps(canned.body).encode()

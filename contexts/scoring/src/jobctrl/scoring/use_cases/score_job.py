@@ -12,6 +12,7 @@ from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
 from jobctrl.kernel.ids import LOCAL_TENANT, InvalidIdError, checked_id
 from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.text import plain_text
 from jobctrl.llm.port import LlmPort, StructuredRequest
 from jobctrl.scoring.aggregates import JobScore, ScoringPolicyHistory
 from jobctrl.scoring.events import JobScored
@@ -25,6 +26,7 @@ from jobctrl.scoring.llm_tasks import (
     MATCH_TASK,
     EvidenceMatching,
     RequirementExtraction,
+    extract_prompt,
 )
 from jobctrl.scoring.policy import ScoringPolicy
 from jobctrl.scoring.profile import CandidateProfile
@@ -102,7 +104,8 @@ def score_job(
         checked_id(command.policy_id)
     except InvalidIdError as exc:
         raise InvalidScoreRequestError(str(exc)) from exc
-    description = command.description.strip()
+    # Greenhouse and career pages hand over HTML: the model and the rules read its text.
+    description = plain_text(command.description).strip()
     if not description:
         raise MissingInputError(f"job {command.job_id} has no description to score")
     description = description[:MAX_DESCRIPTION_CHARS]
@@ -126,8 +129,8 @@ def score_job(
             task=EXTRACT_TASK,
             response_model=RequirementExtraction,
             system=EXTRACT_SYSTEM,
-            prompt=description,
-            context={"description": description},
+            prompt=extract_prompt(description, policy.criteria),
+            context={"description": description, "criteria": policy.criteria},
         )
     ).value
     if not extraction.requirements:
@@ -139,8 +142,10 @@ def score_job(
             task=MATCH_TASK,
             response_model=EvidenceMatching,
             system=MATCH_SYSTEM,
-            prompt=msgspec.json.encode({"requirements": requirements_json, "profile": profile_json}).decode(),
-            context={"requirements": requirements_json, "profile": profile_json},
+            prompt=msgspec.json.encode(
+                {"criteria": policy.criteria, "requirements": requirements_json, "profile": profile_json}
+            ).decode(),
+            context={"requirements": requirements_json, "profile": profile_json, "criteria": policy.criteria},
         )
     ).value
 

@@ -14,15 +14,17 @@ from jobctrl.apply.use_cases._common import jobs as apply_jobs
 from jobctrl.discovery.commands.link_execution_members import load_execution
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import JobDiscovered
+from jobctrl.enrichment.events import JobEnriched
 from jobctrl.enrichment.use_cases.enrich_job import EnrichJob
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.text import bound_text, plain_text
 from jobctrl.materials.aggregate import JobMaterials
 from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
 from jobctrl.materials.documents import decode_cover_letter
+from jobctrl.materials.profile import MAX_POSTING_TEXT, TargetPosting
 from jobctrl.materials.profile import CandidateProfile as MaterialsProfile
-from jobctrl.materials.profile import TargetPosting
 from jobctrl.materials.rendering.html import DEFAULT_THEME
 from jobctrl.orchestration.workflows.ids import discover_workflow_id
 from jobctrl.runtime.activities.ports import PreparationTarget
@@ -60,7 +62,28 @@ class JobFacts:
                 return event
         return None
 
+    def enriched_description(self, job_id: str) -> str | None:
+        """The latest ``JobEnriched.fullDescription`` (the posting page's text), if enriched."""
+        text: str | None = None
+        for stored in self.store.read_stream(f"enrich-{job_id}"):
+            if stored.event_type == JobEnriched.event_type:
+                event = self.store.registry.decode(stored)
+                assert isinstance(event, JobEnriched)
+                text = event.full_description
+        return text if text and text.strip() else None
+
     def description(self, job_id: str) -> str | None:
+        """What Score and the materials read: the enriched text, else the board's description (as
+        text: HTML is reduced to its text)."""
+        text = self.enriched_description(job_id)
+        if text is None:
+            found = self.discovered(job_id)
+            raw = None if found is None else found.metadata.get("description")
+            text = raw if isinstance(raw, str) else None
+        text = plain_text(text) if text else None
+        return text if text and text.strip() else None
+
+    def raw_description(self, job_id: str) -> str | None:
         found = self.discovered(job_id)
         text = None if found is None else found.metadata.get("description")
         return text if isinstance(text, str) and text.strip() else None
@@ -76,7 +99,7 @@ class JobFacts:
         for job_id in self.members(tenant, workflow_id, run_id):
             found = self.discovered(job_id)
             if found is not None:
-                jobs.append(EnrichJob(job_id, found.posting_url, found.source, self.description(job_id)))
+                jobs.append(EnrichJob(job_id, found.posting_url, found.source, self.raw_description(job_id)))
         return jobs
 
     # -- preparation ----------------------------------------------------------------------------
@@ -138,7 +161,11 @@ class JobFacts:
             return None
         title = str(found.metadata.get("title") or "the role")[:MAX_ROLE]
         posting = TargetPosting(
-            job_id=job_id, role_title=title, company=found.employer[:MAX_ROLE], keywords=self.keywords(job_id)
+            job_id=job_id,
+            role_title=title,
+            company=found.employer[:MAX_ROLE],
+            keywords=self.keywords(job_id),
+            description=bound_text(self.description(job_id) or "", MAX_POSTING_TEXT, keep_newlines=True),
         )
         return profile, posting
 
