@@ -120,11 +120,19 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
     ) as client:
         jobs_page = client.get("/v1/jobs")
         operations = client.get("/v1/pipeline/operations")
+        runs = client.get("/v1/workflow-runs", params={"workflowType": "DiscoverWorkflow"})
     assert jobs_page.status_code == 200 and jobs_page.json()["total"] == 7
     assert {j["jobId"] for j in jobs_page.json()["items"]} == {j for _, j, _ in rows}
     assert operations.status_code == 200, operations.text
     enrich = [s for s in operations.json()["stages"] if s["stage"] == "enrich" and s["succeeded"]]
     assert sum(s["succeeded"] for s in enrich) == 7
+    # The clean run reads the same phase on every route, and its spine reached total/total
+    # (families + 2: every family, the enrichment pass and the fan-out advanced it; ADR 0130, 0131).
+    execution = operations.json()["execution"]
+    assert execution["phase"] == "completed", execution
+    total = execution["progress"]["total"]
+    assert total >= 3 and execution["progress"] == {"completed": total, "total": total}
+    assert [r["phase"] for r in runs.json()["items"]] == ["completed"]
 
 
 def test_following_projections_ends_at_the_head_with_events_appended_meanwhile(database: Database) -> None:

@@ -144,6 +144,15 @@ class FinishDiscoveryRunInput:
 
 
 @dataclass(frozen=True)
+class ReportDiscoveryProgressInput:
+    """The workflow's own count of finished spine steps (families, then enrichment, then fan-out):
+    the DiscoveryRun keeps the highest report, so retries and replays cannot move it back."""
+
+    execution: ExecutionRef
+    progress: ProgressTick
+
+
+@dataclass(frozen=True)
 class InterruptDiscoveryRunInput:
     """The Discover run failed or was canceled before its terminal fan-out: close its DiscoveryRun
     with ``reason`` (ADR 0079; a run already finished, or never started, records nothing) and its

@@ -27,6 +27,7 @@ class DiscoveryRun(Aggregate):
         super().__init__(aggregate_id)
         self.started = False
         self.finished = False
+        self.failed = False
         self.progress = RunProgress()
 
     def start(self, *, source_ids: list[str], profile_snapshot_id: str | None, at: str) -> None:
@@ -42,8 +43,11 @@ class DiscoveryRun(Aggregate):
         )
 
     def report_progress(self, *, completed: int, total: int, at: str) -> bool:
-        if self.finished:
-            return False  # a late report (a family still crawling for a terminated run) moves nothing
+        # A failed run stops where it failed: a late report (a family still crawling for a dead run)
+        # moves nothing.  A completed run's families are done, but its terminal enrichment and
+        # preparation steps come after the completion, so they still advance the spine (ADR 0130).
+        if self.failed:
+            return False
         nxt = self.progress.after(completed, total)
         if nxt is None:
             return False
@@ -110,3 +114,4 @@ class DiscoveryRun(Aggregate):
     @applies(DiscoveryRunFailed)
     def _failed(self, event: DiscoveryRunFailed) -> None:
         self.finished = True
+        self.failed = True

@@ -16,6 +16,11 @@ lifecycle frame records the workflow's own terminal fact (ADR 0079; patched
 fan-out closed the membership (every family failed, a failed enrichment pass or fan-out) calls it
 too, for the membership alone (ADR 0083; patched ``discover-close-membership-v1``).  Terminations and
 timeouts run no workflow code: the describe-based reconciler closes those runs and memberships.
+
+The spine is counted here, where the order in which parallel families finish is known: each
+finished family, the terminal enrichment pass and the terminal fan-out advance it by one, and
+``report_discovery_progress`` records the count on the DiscoveryRun after each (ADR 0130; patched
+``discover-progress-spine-v1``; earlier histories had each family report ``done + 1`` itself).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from jobctrl.activity_contracts.contracts import (
     PlanSourcesInput,
     PlanSourcesResult,
     ProgressTick,
+    ReportDiscoveryProgressInput,
     SourceFamilyInput,
     SourceFamilyResult,
     StepKind,
@@ -53,6 +59,7 @@ SOURCE_FAILED = "discovery_source_failed"
 FINISH_RUN_PATCH = "discover-finish-run-v1"
 INTERRUPT_RUN_PATCH = "discover-interrupt-run-v1"
 CLOSE_MEMBERSHIP_PATCH = "discover-close-membership-v1"
+PROGRESS_SPINE_PATCH = "discover-progress-spine-v1"
 CANCELED = "canceled"
 
 
@@ -107,6 +114,21 @@ class DiscoverWorkflow:
     def _advance(self, to: int) -> None:
         # The spine only moves forward: parallel families finishing out of order cannot shrink it.
         self._done = max(self._done, min(to, self._total))
+
+    def _spine_reported_here(self) -> bool:
+        """Whether this workflow records the spine itself (else, in older histories, each family
+        activity reported ``done + 1``)."""
+        return workflow.patched(PROGRESS_SPINE_PATCH)
+
+    async def _report(self, execution: ExecutionRef) -> None:
+        if not self._spine_reported_here():
+            return
+        await workflow.execute_activity(
+            "report_discovery_progress",
+            ReportDiscoveryProgressInput(execution, ProgressTick(self._done, self._total)),
+            start_to_close_timeout=policies.SHORT,
+            retry_policy=policies.LIFECYCLE,
+        )
 
     @workflow.run
     async def run(self, params: DiscoverWorkflowInput) -> DiscoverResult:
@@ -260,6 +282,7 @@ class DiscoverWorkflow:
             ),
         )
         self._advance(n + 1)
+        await self._report(execution)
         fanout = await self._step(
             execution,
             "preparation_fanout",
@@ -269,6 +292,7 @@ class DiscoverWorkflow:
         assert isinstance(fanout, FanoutResult)
         self._membership_closed = True  # the terminal fan-out closed it
         self._advance(n + 2)
+        await self._report(execution)
         return DiscoverResult(
             execution=execution,
             families=families,
@@ -293,6 +317,9 @@ class DiscoverWorkflow:
         return result
 
     async def _family(self, execution: ExecutionRef, family: str, limit: int) -> SourceFamilyResult:
+        # Under the spine patch the family is progress-silent: the workflow reports its count below.
+        here = self._spine_reported_here()
+        tick = ProgressTick(0, 0) if here else ProgressTick(self._done, self._total)
         try:
             result = await self._step(
                 execution,
@@ -300,16 +327,21 @@ class DiscoverWorkflow:
                 family,
                 workflow.execute_activity(
                     "discovery_source_family",
-                    SourceFamilyInput(execution, family, ProgressTick(self._done, self._total), limit),
+                    SourceFamilyInput(execution, family, tick, limit),
                     result_type=SourceFamilyResult,
                     start_to_close_timeout=policies.SIX_HOURS,
                     heartbeat_timeout=self._heartbeat,
                     retry_policy=policies.SRC,
                 ),
             )
-        finally:
+        except (Exception, asyncio.CancelledError) as exc:
             # A family advances the spine whether it succeeded or failed: it is finished either way.
             self._advance(self._done + 1)
+            if not (isinstance(exc, asyncio.CancelledError) or is_cancelled_exception(exc)):
+                await self._report(execution)
+            raise
+        self._advance(self._done + 1)
+        await self._report(execution)
         assert isinstance(result, SourceFamilyResult)
         return result
 

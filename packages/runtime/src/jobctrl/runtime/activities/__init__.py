@@ -64,6 +64,7 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
         fanout.discovery_preparation_fanout,
         discovery_run.finish_discovery_run,
         discovery_run.interrupt_discovery_run,
+        discovery_run.report_discovery_progress,
         continuation.profile_continuation_targets,
         continuation.profile_continuation_status,
         closing.record_profile_continuation_closed,

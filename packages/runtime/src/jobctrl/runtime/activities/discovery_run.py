@@ -6,6 +6,10 @@ when every family failed (runtime reference §0.5) -- through the discovery cont
 nothing new.  A run that was never started (a worker whose planning is not the discovery context's)
 has nothing to finish.
 
+``report_discovery_progress``: the workflow's own count of finished spine steps (ADR 0130).  Parallel
+families finish in an order only the workflow knows, so the workflow counts and this activity records
+the count; the run keeps the highest report, so a retried or replayed report cannot move it back.
+
 ``interrupt_discovery_run``: the workflow failed or was canceled before its terminal fan-out closed
 the execution's membership.  If ``finish_discovery_run`` had not run yet, the run ends as
 ``DiscoveryRunFailed`` with the reason as its error class and no source (ADR 0079); the same
@@ -21,18 +25,23 @@ from jobctrl.activity_contracts.contracts import (
     FamilyOutcome,
     FinishDiscoveryRunInput,
     InterruptDiscoveryRunInput,
+    ReportDiscoveryProgressInput,
 )
 from jobctrl.discovery.commands.close_execution_membership import close_interrupted_membership
 from jobctrl.discovery.commands.finish_discovery_run import finish_discovery_run
 from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
+from jobctrl.discovery.commands.report_run_progress import report_run_progress
 from jobctrl.discovery.commands.run_source_family import FamilyResult, SourceFailure
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.store.errors import ConcurrencyConflict
 from jobctrl.orchestration.workflows.errors import to_application_error
 from jobctrl.runtime.activities.deps import ActivityDeps
+
+_CONFLICT_RETRIES = 8
 
 
 def family_result(outcome: FamilyOutcome) -> FamilyResult:
@@ -68,6 +77,34 @@ class DiscoveryRunActivities:
             )
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
+
+    @activity.defn(name="report_discovery_progress")
+    def report_discovery_progress(self, params: ReportDiscoveryProgressInput) -> bool:
+        """True when the report moved the run's spine forward (a run never started has none)."""
+        ex = params.execution
+        store, clock = self.deps.store, self.deps.clock
+        runs = AggregateRepository.for_class(store, DiscoveryRun, clock=clock, tenant_id=ex.tenant_id)
+        if runs.load(ex.temporal_run_id) is None:
+            return False
+        for attempt in range(_CONFLICT_RETRIES):
+            try:
+                return report_run_progress(
+                    store,
+                    run_id=ex.temporal_run_id,
+                    completed=params.progress.done,
+                    total=params.progress.total,
+                    clock=clock,
+                    workflow_id=ex.workflow_id,
+                    tenant_id=ex.tenant_id,
+                )
+            except ConcurrencyConflict as exc:
+                # A parallel family's report won the race: reload and report again (the highest
+                # report wins either way); a conflict that persists is retried by Temporal.
+                if attempt == _CONFLICT_RETRIES - 1:
+                    raise to_application_error(exc) from exc
+            except JobCtrlError as exc:
+                raise to_application_error(exc) from exc
+        return False
 
     @activity.defn(name="interrupt_discovery_run")
     def interrupt_discovery_run(self, params: InterruptDiscoveryRunInput) -> bool:

@@ -23,7 +23,8 @@ from jobctrl.orchestration.events import WorkflowCancellationRequested
 from jobctrl.runtime.api.discover_phase import Phase, is_cancelable
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import CancelAccepted, ErrorBody
-from jobctrl.runtime.api.reads import RunIdPath, load_run, run_phase
+from jobctrl.runtime.api.operations.execution import run_phase
+from jobctrl.runtime.api.reads import RunIdPath, load_run
 from jobctrl.runtime.api.services import Services, services
 
 router = APIRouter(prefix="/v1", tags=["actions"])

@@ -19,7 +19,7 @@ from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
-from jobctrl.runtime.api.discover_phase import DISCOVER_WORKFLOW_TYPE, Phase, discover_phase, is_cancelable
+from jobctrl.runtime.api.discover_phase import is_cancelable
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import (
     ErrorBody,
@@ -33,6 +33,7 @@ from jobctrl.runtime.api.models import (
     WorkflowRunPage,
     WorkflowRunSummary,
 )
+from jobctrl.runtime.api.operations.execution import run_phase
 from jobctrl.runtime.api.services import Services, services
 
 STAGE_ORDER: tuple[StageName, ...] = ("discover", "enrich", "score", "tailor", "cover", "apply")
@@ -179,19 +180,6 @@ def get_job(job_id: JobIdPath, svc: Annotated[Services, Depends(services)]) -> J
         score_confidence=detail.score_confidence if detail else None,
         stages=stages,
     )
-
-
-def run_phase(conn: Connection, row: Any) -> Phase | None:
-    if row.workflow_type != DISCOVER_WORKFLOW_TYPE:
-        return None
-    steps = conn.execute(
-        sa.select(ps.c.step_kind, ps.c.status).where(
-            ps.c.tenant_id == row.tenant_id,
-            ps.c.workflow_id == row.workflow_id,
-            ps.c.run_id == (row.run_id or ""),
-        )
-    ).all()
-    return discover_phase(row.status, row.error_code, [(s.step_kind, s.status) for s in steps])
 
 
 def _run_summary(conn: Connection, row: Any) -> WorkflowRunSummary:

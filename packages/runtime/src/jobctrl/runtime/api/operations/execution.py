@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -15,19 +15,21 @@ from jobctrl.projections.read_models.discovery_executions import (
     discovery_execution_jobs,
     discovery_executions,
 )
+from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.recoveries import ExecutionKey
+from jobctrl.runtime.api.discover_phase import DISCOVER_WORKFLOW_TYPE, Phase, discover_phase
 from jobctrl.runtime.api.operations.models import (
     _FAILED_WORKFLOW,
     _TERMINAL_STAGE,
-    DISCOVER_WORKFLOW_TYPE,
     STAGES,
     CohortSummary,
     ExecutionView,
-    Phase,
+    RunProgress,
 )
+from jobctrl.scoring.activities import NO_REQUIREMENTS
 
 # ---------------------------------------------------------------- execution selection and phase
 
@@ -58,6 +60,7 @@ class _MemberGroup:
     required: tuple[str, ...]
     states: Mapping[str, str]  # stage -> state, only for stages that have a row
     count: int
+    score_cancel_code: str | None = None  # why a canceled Score row was settled (ADR 0071)
 
     @property
     def terminal(self) -> bool:
@@ -67,18 +70,34 @@ class _MemberGroup:
             return False  # pending and failed plans do not mean the job needs no work
         return all(self.states.get(st) in _TERMINAL_STAGE for st in self.required)
 
+    @property
+    def has_issue(self) -> bool:
+        """An exhausted or canceled required stage, except the Score row a not-eligible job settles
+        as canceled (``no_requirements``, ADR 0071): skipping the rest is the clean end of the chain."""
+        for st in self.required:
+            state = self.states.get(st)
+            if state == "exhausted":
+                return True
+            if state == "canceled" and not (st == "score" and self.score_cancel_code == NO_REQUIREMENTS):
+                return True
+        return False
+
 
 def _member_groups_query() -> sa.Select[Any]:
     m = discovery_execution_jobs.c
     joined: sa.FromClause = discovery_execution_jobs
     state_columns = []
+    cancel_code: sa.ColumnElement[Any] | None = None
     for stage in STAGES:  # one primary-key probe per member and stage
         s = job_stage_states.alias(f"s_{stage}")
         joined = joined.outerjoin(
             s, sa.and_(s.c.tenant_id == m.tenant_id, s.c.job_id == m.job_id, s.c.stage == stage)
         )
         state_columns.append(s.c.state.label(f"state_{stage}"))
-    keys = [m.cohort, m.plan_state, m.required_steps_json, *state_columns]
+        if stage == "score":
+            cancel_code = sa.case((s.c.state == "canceled", s.c.reason), else_=sa.null())
+    assert cancel_code is not None
+    keys = [m.cohort, m.plan_state, m.required_steps_json, *state_columns, cancel_code.label("score_cancel")]
     return (
         sa.select(*keys, sa.func.count().label("n"))
         .select_from(joined)
@@ -95,11 +114,11 @@ def _member_groups(conn: sa.Connection, ex: ExecutionKey) -> list[_MemberGroup]:
     rows = conn.execute(_MEMBER_GROUPS, _execution_params(ex))
     parsed: dict[str, tuple[str, ...]] = {}  # most members share one of a few step lists
     groups = []
-    for cohort, plan, steps_json, *states, n in rows:
+    for cohort, plan, steps_json, *states, score_cancel, n in rows:
         if (steps := parsed.get(steps_json)) is None:
             steps = parsed[steps_json] = tuple(st for st in json.loads(steps_json) if st in STAGES)
         by_stage = {st: state for st, state in zip(STAGES, states, strict=True) if state is not None}
-        groups.append(_MemberGroup(cohort, plan, steps, by_stage, int(n)))
+        groups.append(_MemberGroup(cohort, plan, steps, by_stage, int(n), score_cancel))
     return groups
 
 
@@ -128,6 +147,22 @@ _STEPS = sa.select(pipeline_step_projections.c.step_kind, pipeline_step_projecti
 )
 
 
+_RUN_PROGRESS = sa.select(
+    discovery_run_projections.c.progress_completed, discovery_run_projections.c.progress_total
+).where(
+    discovery_run_projections.c.tenant_id == sa.bindparam("tenant_id"),
+    discovery_run_projections.c.run_id == sa.bindparam("run_id"),
+)
+
+
+def _run_progress(conn: sa.Connection, ex: ExecutionKey) -> RunProgress | None:
+    """The execution's DiscoveryRun spine (the run is keyed by the Temporal run id)."""
+    row = conn.execute(_RUN_PROGRESS, {"tenant_id": ex.tenant_id, "run_id": ex.run_id}).first()
+    if row is None or row.progress_total <= 0:
+        return None
+    return RunProgress(int(row.progress_completed), int(row.progress_total))
+
+
 def _closed_fact(conn: sa.Connection, ex: ExecutionKey) -> bool:
     return bool(conn.execute(_CLOSED, _execution_params(ex)).scalar())
 
@@ -136,18 +171,49 @@ def _steps(conn: sa.Connection, ex: ExecutionKey) -> list[tuple[str, str]]:
     return [(str(k), str(s)) for k, s in conn.execute(_STEPS, _execution_params(ex))]
 
 
-def _phase(workflow_status: str, closed: bool, summaries: Sequence[CohortSummary], issues: bool) -> Phase:
-    remaining = sum(c.remaining for c in summaries)
-    if workflow_status == "in_progress":
-        return "draining" if closed else "discovering"  # closed: no new members, work runs out
-    if workflow_status == "canceled":
-        return "canceled"
-    if workflow_status in _FAILED_WORKFLOW:
-        return "failed"
-    # A successful workflow stays draining while either cohort still has unresolved work.
-    if remaining > 0:
-        return "draining"
-    return "completed_with_issues" if issues else "completed"
+@dataclass(frozen=True)
+class ExecutionFacts:
+    """What the phase of one exact Discover execution is computed from (durable read models only)."""
+
+    groups: list[_MemberGroup]
+    steps: list[tuple[str, str]]
+    closed: bool
+    current: CohortSummary
+    swept: CohortSummary
+
+    @property
+    def issues(self) -> bool:
+        return self.current.failed_plan + self.swept.failed_plan > 0 or any(g.has_issue for g in self.groups)
+
+    def phase(self, row: Any) -> Phase | None:
+        return discover_phase(
+            row.status,
+            row.error_code,
+            self.steps,
+            closed=self.closed,
+            remaining=self.current.remaining + self.swept.remaining,
+            issues=self.issues,
+        )
+
+
+def execution_facts(conn: sa.Connection, key: ExecutionKey) -> ExecutionFacts:
+    groups = _member_groups(conn, key)
+    steps = _steps(conn, key)
+    # Membership is closed by the terminal preparation_fanout step (or its recorded closing fact).
+    closed = _closed_fact(conn, key) or any(
+        k == "preparation_fanout" and s in ("succeeded", "failed") for k, s in steps
+    )
+    current = _cohort(g for g in groups if g.cohort == "observed_this_run")
+    swept = _cohort(g for g in groups if g.cohort == "existing_backlog")
+    return ExecutionFacts(groups, steps, closed, current, swept)
+
+
+def run_phase(conn: sa.Connection, row: Any) -> Phase | None:
+    """The phase of one workflow-run row (None for a run that is not a Discover execution)."""
+    if row.workflow_type != DISCOVER_WORKFLOW_TYPE:
+        return None
+    key = ExecutionKey(row.tenant_id, row.workflow_id, row.run_id or "")
+    return execution_facts(conn, key).phase(row)
 
 
 @dataclass
@@ -163,20 +229,15 @@ def _build_execution(
     conn: sa.Connection, row: Any, selected_as: Literal["active_or_draining", "latest_terminal"]
 ) -> _Selected:
     key = ExecutionKey(row.tenant_id, row.workflow_id, row.run_id or "")
-    groups = _member_groups(conn, key)
-    steps = _steps(conn, key)
-    # Membership is closed by the terminal preparation_fanout step (or its recorded closing fact).
-    closed = _closed_fact(conn, key) or any(
-        k == "preparation_fanout" and s in ("succeeded", "failed") for k, s in steps
+    facts = execution_facts(conn, key)
+    groups, steps, closed, current, swept = (
+        facts.groups,
+        facts.steps,
+        facts.closed,
+        facts.current,
+        facts.swept,
     )
-    current = _cohort(g for g in groups if g.cohort == "observed_this_run")
-    swept = _cohort(g for g in groups if g.cohort == "existing_backlog")
-    issues = (
-        any(s == "failed" for _, s in steps)
-        or current.failed_plan + swept.failed_plan > 0
-        or any(g.states.get(st) in ("exhausted", "canceled") for g in groups for st in g.required)
-    )
-    phase = _phase(row.status, closed, (current, swept), issues)
+    phase = facts.phase(row)
     view = ExecutionView(
         discover_workflow_id=row.workflow_id,
         discover_run_id=row.run_id,
@@ -188,6 +249,7 @@ def _build_execution(
         finished_at=row.finished_at,
         current_execution=current,
         swept_existing_backlog=swept,
+        progress=_run_progress(conn, key),
     )
     return _Selected(key, view, groups, steps, _read_families_planned(conn, key))
 

@@ -8,6 +8,8 @@ from typing import Literal
 
 import msgspec
 
+from jobctrl.runtime.api.discover_phase import Phase
+
 ETA_ESTIMATOR_VERSION = "pipeline-eta-v1"
 DISCOVER_WORKFLOW_TYPE = "DiscoverWorkflow"
 ACTIVE_ITEMS_LIMIT = 20
@@ -28,7 +30,6 @@ _ORCHESTRATION_KINDS = frozenset(
 _RECONCILIATION_STEPS = ("enrichment_pass", "preparation_fanout", "existing_backlog_sweep", "pdf_render")
 
 Freshness = Literal["fresh", "stale", "unsupported", "unavailable"]
-Phase = Literal["discovering", "draining", "completed", "completed_with_issues", "failed", "canceled"]
 EtaStatus = Literal["available", "calibrating", "paused", "stale", "unavailable"]
 
 
@@ -46,17 +47,25 @@ class CohortSummary(_Camel, frozen=True):
     remaining: int
 
 
+class RunProgress(_Camel, frozen=True):
+    """The DiscoveryRun's spine (families + 2): what the Discover progress bar shows."""
+
+    completed: int
+    total: int
+
+
 class ExecutionView(_Camel, frozen=True):
     discover_workflow_id: str
     discover_run_id: str | None
     selected_as: Literal["active_or_draining", "latest_terminal"]
     workflow_status: str
-    phase: Phase
+    phase: Phase | None  # None: a provisional reconciled_not_found verdict
     membership_closed: bool
     started_at: str | None
     finished_at: str | None
     current_execution: CohortSummary
     swept_existing_backlog: CohortSummary
+    progress: RunProgress | None = None
 
 
 class StageCounts(_Camel, frozen=True):
