@@ -10,6 +10,7 @@ from __future__ import annotations
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.projections.model import Projection
 from jobctrl.projections.read_models import (
+    applications,
     apply_runs,
     contacts,
     dashboard,
@@ -34,6 +35,7 @@ OPERATIONS: tuple[Projection, ...] = (
     job_list.PROJECTION,
     job_detail.PROJECTION,
     apply_runs.PROJECTION,
+    applications.PROJECTION,
     contacts.CONTACTS_PROJECTION,
     contacts.TASKS_PROJECTION,
     discovery_executions.PROJECTION,
@@ -83,8 +85,6 @@ NOT_PROJECTED: dict[str, str] = {
     "PreparationWorkItemCompleted": _LATER.format("preparation work-item read model"),
     "PreparationWorkItemFailed": _LATER.format("preparation work-item read model"),
     "ApplicationEmailFeedbackIngested": _APPLY,
-    "ApplyReviewDecisionRecorded": _APPLY,
-    "ApplicationOutcomeRecorded": _APPLY,
     "OutcomeSuggestionDecided": _APPLY,
     "RepeatApplicationOverrideGranted": (
         "consumed by the apply identity claim; the run row shows its use (repeat_override) through"

@@ -20,6 +20,7 @@ from jobctrl.apply.errors import (
 )
 from jobctrl.apply.events import (
     ApplicationFailed,
+    ApplicationOutcomeRecorded,
     ApplicationSubmitted,
     ApplyReviewDecisionRecorded,
     ApplyRunEventRecorded,
@@ -79,6 +80,7 @@ class JobApplicationState:
     email_candidate: EmailCandidate | None = None
     runs: dict[str, RunState] = field(default_factory=dict)
     live_attempts: int = 0
+    outcomes: list[ApplicationOutcomeRecorded] = field(default_factory=list)
 
 
 class JobApplication(Aggregate):
@@ -268,7 +270,16 @@ class JobApplication(Aggregate):
             raise RunNotActive(f"apply run {run_id!r} has no submit intent")
         self._record(ApplyRunEventRecorded(run_id=run_id, event=encode_body(body)))
 
+    def record_outcome(self, event: ApplicationOutcomeRecorded) -> None:
+        if any(o.outcome_id == event.outcome_id for o in self.state.outcomes):
+            return  # the same command replayed: recorded once
+        self._record(event)
+
     # -- fold -------------------------------------------------------------------------------------
+    @applies(ApplicationOutcomeRecorded)
+    def _on_outcome(self, event: ApplicationOutcomeRecorded) -> None:
+        self.state.outcomes.append(event)
+
     @applies(ApplyReviewDecisionRecorded)
     def _on_decision(self, event: ApplyReviewDecisionRecorded) -> None:
         self.state.latest_decision = event

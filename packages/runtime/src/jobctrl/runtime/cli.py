@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import typer
 
-from jobctrl.runtime.commands import config, demo, events, projections, schemas, serve, worker
+from jobctrl.runtime.commands import (
+    applications,
+    config,
+    demo,
+    events,
+    projections,
+    schemas,
+    serve,
+    worker,
+)
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="JobCtrl: the durable job-search pipeline."
@@ -31,6 +40,9 @@ app.add_typer(events.app, name="events")
 app.command("demo")(demo.demo)
 app.command("serve")(serve.serve)
 app.command("worker")(worker.worker)
+app.add_typer(applications.apply_app, name="apply")
+app.command("digest")(applications.digest)
+app.command("outcome")(applications.outcome)
 
 
 def main() -> None:

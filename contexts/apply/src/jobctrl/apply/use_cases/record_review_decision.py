@@ -83,6 +83,24 @@ def _target(command: ReviewDecisionCommand) -> tuple[object, ...]:
     )
 
 
+def check_review_decision(
+    store: EventStore,
+    command: ReviewDecisionCommand,
+    facts: CurrentJobFacts,
+    *,
+    tenant_id: str = LOCAL_TENANT,
+) -> None:
+    """Raise ``InvalidReviewDecision`` exactly when ``record_review_decision`` would; writes nothing."""
+    app = load_job(jobs(store, None, tenant_id), command.job_id)
+    candidate = app.state.email_candidate
+    _check(
+        command,
+        facts,
+        set(app.state.runs),
+        None if candidate is None else (candidate.recipient, candidate.attachment_artifact_id),
+    )
+
+
 def record_review_decision(
     store: EventStore,
     command: ReviewDecisionCommand,

@@ -21,10 +21,12 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.runtime.api import (
+    applications,
     cancel_run,
     reads,
     retry_stage,
@@ -71,6 +73,8 @@ class ApiConfig:
     tenant_id: str = LOCAL_TENANT  # the one tenant this API serves and writes under
     allowed_hosts: frozenset[str] = LOOPBACK_HOSTS  # Host names this API answers to (else 421)
     max_body_bytes: int = int(os.environ.get("JOBCTRL_API_MAX_BODY_BYTES", str(DEFAULT_MAX_BODY_BYTES)))
+    artifacts_root: Path | None = None  # rendered PDFs (default: $JOBCTRL_HOME/artifacts)
+    task_queue: str | None = None  # apply workflows started by a review (default: the saved setting)
 
 
 def _control(cfg: ApiConfig) -> WorkflowControl | None:
@@ -99,7 +103,14 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
         hub = EventHub(store, poll_interval=cfg.sse_poll_s, queue_batches=cfg.queue_batches)
         await hub.start()
         app.state.services = Services(
-            db=db, store=store, hub=hub, clock=cfg.clock, control=_control(cfg), tenant_id=cfg.tenant_id
+            db=db,
+            store=store,
+            hub=hub,
+            clock=cfg.clock,
+            control=_control(cfg),
+            tenant_id=cfg.tenant_id,
+            artifacts_root=cfg.artifacts_root or jobctrl_home() / "artifacts",
+            task_queue=cfg.task_queue,
         )
         runner: ProjectionRunner | None = None
         thread: threading.Thread | None = None
@@ -128,7 +139,8 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     )
 
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
-                   cancel_run.router, start_discovery.router, operations_router):  # fmt: skip
+                   cancel_run.router, start_discovery.router, operations_router,
+                   applications.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"])

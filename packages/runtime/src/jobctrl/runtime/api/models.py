@@ -205,6 +205,9 @@ class ReviewDecisionResult(Wire):
     job_id: str
     decision_id: str
     decision: str
+    workflow_id: str | None = None  # the ApplyWorkflow the approval started
+    dry_run: bool | None = None
+    gate: str | None = None  # an approve_submit that started nothing: the gate's refusal
 
 
 # -- settings and profile ---------------------------------------------------------------------------

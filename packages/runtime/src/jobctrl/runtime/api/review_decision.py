@@ -4,6 +4,12 @@ The committed facts the decision is checked against come from the read models (e
 score, application URL), the job's own ``ResumeApproved`` / ``PdfRendered`` facts in the log (the
 committed materials generation) and the saved profile version.  A refused decision is a 422 and
 writes nothing (the use case raises before it appends).
+
+An approval hands work to the runtime (ADR 0162): ``approve_dry_run`` starts the ApplyWorkflow dry
+run of the job; ``approve_submit`` starts the live ApplyWorkflow when the gate passes with that
+approval (dry-run evidence bound to the same target exists), else it is recorded and the response
+says why nothing started.  For a start, a ready worker and Temporal are checked BEFORE the decision
+is recorded (503 ``worker_runtime_unavailable`` / ``temporal_unavailable`` write nothing).
 """
 
 from __future__ import annotations
@@ -13,24 +19,39 @@ from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends
+from starlette.concurrency import run_in_threadpool
 
+from jobctrl.apply.approval import approval_refusal_reason
 from jobctrl.apply.errors import InvalidReviewDecision
-from jobctrl.apply.facts import CurrentJobFacts
-from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
+from jobctrl.apply.events import ApplyReviewDecisionRecorded
+from jobctrl.apply.facts import CurrentJobFacts, email_target
+from jobctrl.apply.use_cases._common import jobs as apply_jobs
+from jobctrl.apply.use_cases.record_review_decision import (
+    ReviewDecisionCommand,
+    check_review_decision,
+    record_review_decision,
+)
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.materials.events import PdfRendered, ResumeApproved
 from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.workflows.apply import WORKFLOW_TYPE as APPLY_WORKFLOW_TYPE
+from jobctrl.orchestration.workflows.apply import ApplyWorkflowInput
+from jobctrl.orchestration.workflows.ids import apply_workflow_id
 from jobctrl.projections.read_models.job_detail import job_detail_projections as jd
 from jobctrl.projections.read_models.job_list import job_list_projections as jl
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, ReviewDecisionRequest, ReviewDecisionResult
+from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.reads import JobIdPath
-from jobctrl.runtime.api.services import Services, services
+from jobctrl.runtime.api.services import Services, StoreContext, services
+from jobctrl.runtime.api.workflow_control import TemporalUnavailable, WorkflowAlreadyRunning, WorkflowControl
+from jobctrl.runtime.composition.facts import application_url_of, discovered_in
 
 router = APIRouter(prefix="/v1", tags=["apply"])
 
 
-def current_facts(svc: Services, job_id: str) -> CurrentJobFacts:
+def current_facts(svc: StoreContext, job_id: str) -> CurrentJobFacts:
     with svc.db.read() as conn:
         row = conn.execute(
             sa.select(jl.c.employer, jl.c.title, jl.c.fit_score, jl.c.deleted, jd.c.application_url)
@@ -60,7 +81,8 @@ def current_facts(svc: Services, job_id: str) -> CurrentJobFacts:
         role=row.title or "",
         materials_generation=max(generations, default=None),
         profile_version=profile.profile_version or None,
-        application_url=row.application_url,
+        # The same target the apply worker binds to (the posting's applyUrl, else its URL).
+        application_url=application_url_of(discovered_in(svc.store, job_id)) or row.application_url,
         resume_pdf_ready=any(m.event_type == PdfRendered.event_type for m in materials),
         score_current=row.fit_score is not None,
         score_eligible=row.fit_score is not None,
@@ -72,15 +94,58 @@ def current_facts(svc: Services, job_id: str) -> CurrentJobFacts:
 @router.post(
     "/jobs/{job_id}/apply-review/decision",
     response_model=ReviewDecisionResult,
-    responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+    responses={
+        404: {"model": ErrorBody},
+        409: {"model": ErrorBody},
+        422: {"model": ErrorBody},
+        503: {"model": ErrorBody},
+    },
 )
-def decide(
+async def decide(
     job_id: JobIdPath, body: ReviewDecisionRequest, svc: Annotated[Services, Depends(services)]
 ) -> ReviewDecisionResult:
+    event, facts, control, task_queue = await run_in_threadpool(_record, svc, job_id, body)
+    result = ReviewDecisionResult(job_id=job_id, decision_id=event.decision_id, decision=event.decision)
+    if control is None:
+        return result
+    dry_run = event.decision == "approve_dry_run"
+    if not dry_run:
+        app = await run_in_threadpool(apply_jobs(svc.store, svc.clock, svc.tenant_id).get, job_id)
+        gate = approval_refusal_reason(app, facts, email=email_target(facts.application_url) is not None)
+        if gate is not None:
+            return result.model_copy(update={"gate": gate})
+    workflow_id = apply_workflow_id(svc.tenant_id, job_id)
+    try:
+        started = await control.start(
+            APPLY_WORKFLOW_TYPE,
+            ApplyWorkflowInput(tenant=svc.tenant_id, job_id=job_id, dry_run=dry_run),
+            workflow_id=workflow_id,
+            task_queue=task_queue,
+        )
+    except WorkflowAlreadyRunning:
+        raise ApiError(409, "apply_already_running", f"{workflow_id} is already running") from None
+    except TemporalUnavailable as exc:
+        raise ApiError(503, exc.code, exc.message) from None
+    return result.model_copy(update={"workflow_id": started.workflow_id, "dry_run": dry_run})
+
+
+def _record(
+    svc: Services, job_id: str, body: ReviewDecisionRequest
+) -> tuple[ApplyReviewDecisionRecorded, CurrentJobFacts, WorkflowControl | None, str]:
     facts = current_facts(svc, job_id)
     command = ReviewDecisionCommand(job_id=job_id, **body.model_dump())
+    control: WorkflowControl | None = None
+    task_queue = ""
+    if command.decision in ("approve_dry_run", "approve_submit"):
+        try:  # a bad decision is a 422 before the runtime is asked about
+            check_review_decision(svc.store, command, facts, tenant_id=svc.tenant_id)
+        except InvalidReviewDecision as exc:
+            raise ApiError(422, exc.code, exc.message) from None
+        require_ready_worker(svc.db, svc.clock.now())  # 503 before anything is recorded
+        control = svc.require_control()
+        task_queue = svc.task_queue or SettingsStore(svc.db, clock=svc.clock).load().task_queue
     try:
         event = record_review_decision(svc.store, command, facts, clock=svc.clock, tenant_id=svc.tenant_id)
     except InvalidReviewDecision as exc:
         raise ApiError(422, exc.code, exc.message) from None
-    return ReviewDecisionResult(job_id=job_id, decision_id=event.decision_id, decision=event.decision)
+    return event, facts, control, task_queue

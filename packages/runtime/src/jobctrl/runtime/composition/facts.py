@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import sqlalchemy as sa
+
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply.activities import ApplyInputs
 from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, CurrentJobFacts
@@ -19,6 +21,7 @@ from jobctrl.enrichment.use_cases.enrich_job import EnrichJob
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.store.schema import job_events
 from jobctrl.kernel.text import bound_text, plain_text
 from jobctrl.materials.aggregate import JobMaterials
 from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
@@ -35,6 +38,32 @@ from jobctrl.scoring.events import JobScored
 from jobctrl.scoring.profile import CandidateProfile as ScoringProfile
 
 MAX_ROLE = 200
+
+
+def application_url_of(found: JobDiscovered | None) -> str | None:
+    """The apply target the worker and the review both bind to: ``applyUrl`` (http(s) or ``mailto:``)
+    from the posting, else the posting URL."""
+    if found is None:
+        return None
+    apply_url = found.metadata.get("applyUrl")
+    return apply_url if isinstance(apply_url, str) and apply_url else found.posting_url
+
+
+def discovered_in(store: EventStore, job_id: str) -> JobDiscovered | None:
+    """The job's ``JobDiscovered`` fact, found by its job id in the log (whatever stream holds it)."""
+    with store.db.read() as conn:
+        row = conn.execute(
+            sa.select(job_events.c.payload, job_events.c.schema_version, job_events.c.position)
+            .where(job_events.c.job_id == job_id, job_events.c.event_type == JobDiscovered.event_type)
+            .order_by(job_events.c.position)
+            .limit(1)
+        ).first()
+    if row is None:
+        return None
+    payload = row.payload if isinstance(row.payload, bytes) else str(row.payload).encode()
+    event = store.registry.decode_payload(JobDiscovered.event_type, payload, row.schema_version, row.position)
+    assert isinstance(event, JobDiscovered)
+    return event
 
 
 class JobFacts:
@@ -55,12 +84,7 @@ class JobFacts:
 
     # -- discovery ------------------------------------------------------------------------------
     def discovered(self, job_id: str) -> JobDiscovered | None:
-        for stored in self.store.read_stream(f"job-{job_id}"):
-            if stored.event_type == JobDiscovered.event_type:
-                event = self.store.registry.decode(stored)
-                assert isinstance(event, JobDiscovered)
-                return event
-        return None
+        return discovered_in(self.store, job_id)
 
     def enriched_description(self, job_id: str) -> str | None:
         """The latest ``JobEnriched.fullDescription`` (the posting page's text), if enriched."""
@@ -187,11 +211,7 @@ class JobFacts:
 
     # -- apply ----------------------------------------------------------------------------------
     def application_url(self, job_id: str) -> str | None:
-        found = self.discovered(job_id)
-        if found is None:
-            return None
-        apply_url = found.metadata.get("applyUrl")
-        return apply_url if isinstance(apply_url, str) and apply_url else found.posting_url
+        return application_url_of(self.discovered(job_id))
 
     def apply_inputs(self, job_id: str) -> ApplyInputs | None:
         found, m, pdfs, saved = (

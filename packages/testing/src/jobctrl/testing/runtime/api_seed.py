@@ -9,6 +9,8 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.materials.events import CoverLetterGenerated, PdfRendered, ResumeApproved
 from jobctrl.orchestration.events import (
     ExecutionRef,
     PipelineStepCompleted,
@@ -34,13 +36,23 @@ def _now() -> datetime:
     return datetime(2026, 3, 1, tzinfo=UTC)
 
 
-def discover_job(store: EventStore, job_id: str, *, employer: str = "Acme", title: str = "Engineer") -> None:
+def discover_job(
+    store: EventStore,
+    job_id: str,
+    *,
+    employer: str = "Acme",
+    title: str = "Engineer",
+    apply_url: str | None = None,
+) -> None:
+    metadata: dict[str, str] = {"title": title}
+    if apply_url is not None:
+        metadata["applyUrl"] = apply_url
     event = JobDiscovered(
         job_id=job_id,
         posting_url=f"https://jobs.example/{job_id}",
         source="sample",
         employer=employer,
-        metadata={"title": title},
+        metadata=metadata,
         discovered_at=AT,
     )
     store.append(f"discovery-{job_id}", None, [NewEvent.of(event, occurred_at=_now())])
@@ -51,6 +63,25 @@ def score_job(store: EventStore, job_id: str, score: float) -> None:
         job_id=job_id, fit_score=score, breakdown={}, keywords=["python"], version=1, scored_at=AT
     )
     store.append(f"scoring-{job_id}", None, [NewEvent.of(event, occurred_at=_now())])
+
+
+def prepare_materials(
+    store: EventStore, job_id: str, artifacts: ArtifactStore | None = None
+) -> tuple[str, str]:
+    """Materials generation 1 with both PDFs rendered, as the materials context records them; with
+    ``artifacts`` the PDF bytes are stored too.  Returns (resume PDF id, cover PDF id)."""
+    resume_pdf, cover_pdf = f"{job_id}-resume-pdf", f"{job_id}-cover-pdf"
+    events = [
+        ResumeApproved(job_id=job_id, artifact_id=f"{job_id}-resume", generation=1, approved_at=AT),
+        CoverLetterGenerated(job_id=job_id, artifact_id=f"{job_id}-cover", generated_at=AT),
+        PdfRendered(job_id=job_id, artifact_type="resume_pdf", artifact_id=resume_pdf, rendered_at=AT),
+        PdfRendered(job_id=job_id, artifact_type="cover_letter_pdf", artifact_id=cover_pdf, rendered_at=AT),
+    ]
+    store.append(f"materials-{job_id}", None, [NewEvent.of(e, occurred_at=_now()) for e in events])
+    if artifacts is not None:
+        artifacts.put(resume_pdf, ArtifactKind.RESUME_PDF, b"%PDF-1.4 resume of " + job_id.encode())
+        artifacts.put(cover_pdf, ArtifactKind.COVER_LETTER_PDF, b"%PDF-1.4 cover of " + job_id.encode())
+    return resume_pdf, cover_pdf
 
 
 def fail_stage(store: EventStore, job_id: str, stage: Stage) -> None:
@@ -141,6 +172,7 @@ __all__ = [
     "complete_run",
     "discover_job",
     "fail_stage",
+    "prepare_materials",
     "project",
     "score_job",
     "start_run",

@@ -1,0 +1,179 @@
+"""After preparation, through the HTTP API: the review queue (with the gate in words), the inline PDFs,
+an approval that starts the dry run, outcomes, due follow-ups, the pipeline and the digest.
+
+The log is written by the real use cases (and the seed helpers that record what other contexts
+publish); the read models by the real projection runner; Temporal is the in-memory adapter (a start
+is a recorded call).  ``application_projections`` folded incrementally equals a rebuild, byte for byte.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from jobctrl.apply.use_cases.record_outcome import record_outcome
+from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import FixedClock, isoformat
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.materials.artifacts import ArtifactStore
+from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.workflows.apply import ApplyWorkflowInput
+from jobctrl.projections.digest import table_digests
+from jobctrl.projections.read_models import applications
+from jobctrl.projections.rebuild import rebuild
+from jobctrl.runtime.api.app import ApiConfig, create_app
+from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
+from jobctrl.runtime.composition.profiles import to_document
+from jobctrl.testing.runtime.api_seed import beat, discover_job, prepare_materials, project, score_job
+
+from .api_world import NOW
+
+EMAIL = "mailto:careers@globex.example"
+
+
+@dataclass
+class World:
+    client: TestClient
+    db: Database
+    store: EventStore
+    control: InMemoryWorkflowControl
+    clock: FixedClock
+
+    def head(self) -> int:
+        return self.store.head_position()
+
+
+@pytest.fixture
+def world(db_url: str, database: Database, tmp_path: Path) -> Iterator[World]:
+    control, clock = InMemoryWorkflowControl(), FixedClock(NOW)
+    store = EventStore(database, registry())
+    app = create_app(
+        ApiConfig(database_url=db_url, sse_poll_s=0.05, control=control, clock=clock, artifacts_root=tmp_path)
+    )
+    with TestClient(app, raise_server_exceptions=False) as client:
+        ProfileService(store, clock=clock).save_profile(to_document(dict(SAMPLE_PROFILE)))
+        discover_job(store, "j1", employer="Globex", title="Platform Engineer", apply_url=EMAIL)
+        score_job(store, "j1", 8.5)
+        prepare_materials(store, "j1", ArtifactStore(tmp_path))
+        discover_job(store, "j2", employer="Initech", title="Data Engineer")
+        score_job(store, "j2", 7.5)  # scored, not prepared: not in the queue
+        beat(database, NOW - timedelta(seconds=5))
+        project(database)
+        yield World(client, database, store, control, clock)
+    gc.collect()
+
+
+@pytest.mark.both_databases
+def test_the_queue_lists_prepared_jobs_with_the_gate_in_words(world: World) -> None:
+    body = world.client.get("/v1/apply/review").json()
+    assert body["total"] == 1
+    [item] = body["items"]
+    assert item["jobId"] == "j1" and item["employer"] == "Globex" and item["fitScore"] == 8.5
+    assert item["applyBy"] == "email" and item["applicationUrl"] == EMAIL
+    assert item["materialsGeneration"] == 1 and item["profileVersion"] == 1
+    assert item["gate"] == "awaiting_approval" and "approve" in item["gateReason"]
+    pdf = world.client.get(f"/v1/jobs/j1/materials/{item['resumePdfArtifactId']}.pdf")
+    assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+    assert pdf.content.startswith(b"%PDF") and pdf.headers["content-disposition"] == "inline"
+    assert world.client.get("/v1/jobs/j1/materials/not-mine.pdf").status_code == 404
+
+
+@pytest.mark.both_databases
+def test_an_approved_dry_run_starts_the_apply_workflow(world: World) -> None:
+    decision = {"decision": "approve_dry_run", "materialsGeneration": 1, "profileVersion": 1,
+                "applicationUrl": EMAIL}  # fmt: skip
+    response = world.client.post("/v1/jobs/j1/apply-review/decision", json=decision)
+    assert response.status_code == 200, response.text
+    assert response.json()["workflowId"] == "apply-local-j1" and response.json()["dryRun"] is True
+    [(workflow_type, workflow_id, arg)] = world.control.started
+    assert workflow_type == "ApplyWorkflow" and workflow_id == "apply-local-j1"
+    assert arg == ApplyWorkflowInput(tenant="local", job_id="j1", dry_run=True)
+
+
+@pytest.mark.both_databases
+def test_a_live_approval_without_dry_run_evidence_starts_nothing_and_says_why(world: World) -> None:
+    decision = {"decision": "approve_submit", "materialsGeneration": 1, "profileVersion": 1,
+                "applicationUrl": EMAIL}  # fmt: skip
+    response = world.client.post("/v1/jobs/j1/apply-review/decision", json=decision)
+    assert response.status_code == 200, response.text
+    assert (
+        response.json()["gate"] == "approval_stale_email_candidate" and response.json()["workflowId"] is None
+    )
+    assert world.control.started == []
+
+
+@pytest.mark.both_databases
+def test_without_a_ready_worker_an_approval_is_refused_and_nothing_is_written(world: World) -> None:
+    with world.db.write() as conn:  # the worker went away: no fresh heartbeat
+        conn.exec_driver_sql("DELETE FROM worker_runtime_heartbeats")
+    before = world.head()
+    decision = {"decision": "approve_dry_run", "materialsGeneration": 1, "profileVersion": 1,
+                "applicationUrl": EMAIL}  # fmt: skip
+    response = world.client.post("/v1/jobs/j1/apply-review/decision", json=decision)
+    assert response.status_code == 503 and response.json()["error"]["code"] == "worker_runtime_unavailable"
+    assert world.head() == before and world.control.started == []
+
+
+@pytest.mark.both_databases
+def test_outcomes_settle_the_follow_up_and_move_the_pipeline(world: World) -> None:
+    applied_at = isoformat(NOW - timedelta(days=10))
+    record_outcome(world.store, job_id="j1", outcome="applied", occurred_at=applied_at, clock=world.clock)
+    project(world.db)
+    due = world.client.get("/v1/follow-ups/due").json()
+    assert due["followUpDays"] == 7 and [i["jobId"] for i in due["items"]] == ["j1"]
+    assert world.client.get("/v1/applications/pipeline").json()["counts"] == {"applied": 1}
+
+    before = world.head()
+    bad = world.client.post("/v1/jobs/j1/outcomes", json={"outcome": "hired"})
+    assert bad.status_code == 422 and world.head() == before
+    assert world.client.post("/v1/jobs/nope/outcomes", json={"outcome": "offer"}).status_code == 404
+    ok = world.client.post("/v1/jobs/j1/outcomes", json={"outcome": "interview", "note": "Tuesday"})
+    assert ok.status_code == 201 and ok.json()["kind"] == "interview"
+    project(world.db)
+    assert world.client.get("/v1/follow-ups/due").json()["items"] == []
+    assert world.client.get("/v1/applications/pipeline").json()["counts"] == {"interview": 1}
+    outcomes = world.client.get("/v1/jobs/j1/outcomes").json()["items"]
+    assert [o["outcome"] for o in outcomes] == ["applied", "interview"]
+
+
+@pytest.mark.both_databases
+def test_the_digest_counts_and_its_acknowledgement_is_an_event(world: World) -> None:
+    digest = world.client.get("/v1/digest").json()
+    assert digest["newMatches"] == 2 and digest["prepared"] == 1 and digest["awaitingReview"] == 1
+    assert digest["followUpsDue"] == 0 and digest["budgetUsd"] == 25.0 and digest["acknowledgedAt"] is None
+    first = world.client.post("/v1/digest/acknowledge").json()
+    second = world.client.post("/v1/digest/acknowledge").json()
+    assert (
+        first["previousAcknowledgedAt"] is None
+        and second["previousAcknowledgedAt"] == first["acknowledgedAt"]
+    )
+    reviewed = world.store.read_all(limit=1000, types=["DigestReviewed"])
+    assert len(reviewed) == 2
+    assert world.client.get("/v1/digest").json()["acknowledgedAt"] == second["acknowledgedAt"]
+
+
+@pytest.mark.both_databases
+def test_application_projections_fold_equals_a_rebuild_byte_for_byte(world: World) -> None:
+    record_outcome(world.store, job_id="j1", outcome="applied", clock=world.clock)
+    record_outcome(world.store, job_id="j1", outcome="rejected", clock=world.clock)
+    prepare_materials(world.store, "j2")
+    project(world.db)
+    folded = table_digests(world.db, [applications.PROJECTION])
+    rebuild(world.db, registry(), ["applications"])
+    assert table_digests(world.db, [applications.PROJECTION]) == folded
+    with world.db.read() as conn:
+        rows = conn.exec_driver_sql(
+            "SELECT job_id, outcome, applied_at IS NOT NULL, settled_at IS NOT NULL, prepared_at IS NOT NULL"
+            " FROM application_projections ORDER BY job_id"
+        ).all()
+    assert [tuple(r) for r in rows] == [
+        ("j1", "rejection", True, True, True),
+        ("j2", None, False, False, True),
+    ]
