@@ -4,8 +4,10 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 UV := $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
 RUN := $(UV) run --all-packages --locked
+# The documentation site: strict (a warning is an error) and offline (no remote resource in any page).
+DOCS_BUILD := NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet && $(RUN) python -m jobctrl.testing.docsite.offline .site
 
-.PHONY: help install browser services test test-fast check lint types imports schemas bench demo clean
+.PHONY: help install browser services test test-fast check lint types imports schemas docs bench demo clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -24,12 +26,17 @@ services: ## Start the local PostgreSQL server if it is not answering
 test: install browser services ## Run the whole test suite (SQLite and PostgreSQL, Temporal dev server, Chromium)
 	@$(RUN) pytest -q
 
-check: install ## Lint, strict types, import boundaries between contexts, generated-schema parity
+check: install ## Lint, strict types, import boundaries, generated-schema parity, the strict docs build
 	@$(RUN) ruff check .
 	@$(RUN) ruff format --check .
 	@$(RUN) mypy
 	@$(RUN) lint-imports
 	@$(RUN) jobctrl schemas check
+	@$(DOCS_BUILD)
+
+docs: install ## Build the documentation site into .site/ (offline, strict: a broken link or reference fails)
+	@$(DOCS_BUILD)
+	@echo "built .site/index.html"
 
 schemas: install ## Regenerate packages/domain-types/src/events from the registry
 	@$(RUN) jobctrl schemas generate
@@ -41,4 +48,4 @@ demo: install browser ## The main job: run the whole pipeline on the embedded de
 	@$(RUN) jobctrl demo
 
 clean: ## Remove caches and the virtualenv
-	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .bench
+	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache .bench .site

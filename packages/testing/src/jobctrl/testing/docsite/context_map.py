@@ -1,0 +1,356 @@
+"""The context map, read from the code.
+
+* **Publishes**: a context's ``jobctrl.<context>.events.EVENTS`` (the tuple the registry assembles).
+* **Reads**: the event classes of *another* context that a context's source imports by name
+  (``from jobctrl.<other>.events import X``) — the only cross-context import the independence
+  contract allows (``jobctrl.** -> jobctrl.*.events``).  Value types such as enums that an events
+  module also exports are not events and are not counted.
+* **Projections**: every ``Projection`` in ``jobctrl.projections.OPERATIONS``, its tables and the
+  event types its folds take, grouped by the publishing context.
+* **Runtime**: which contexts ``jobctrl.runtime`` imports (its composition root reaches them only
+  through their public faces).
+* **Contracts**: the import-linter contracts in the workspace ``pyproject.toml``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import tomllib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+CONTEXTS: tuple[str, ...] = (
+    "discovery",
+    "enrichment",
+    "scoring",
+    "materials",
+    "apply",
+    "contact",
+    "orchestration",
+)
+
+
+def workspace_root() -> Path:
+    """The workspace root: the nearest parent holding a ``pyproject.toml`` with a uv workspace."""
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent / "pyproject.toml"
+        if candidate.exists() and "[tool.uv.workspace]" in candidate.read_text():
+            return parent
+    raise RuntimeError("workspace root not found above " + str(here))
+
+
+@dataclass(frozen=True)
+class ContextFacts:
+    name: str
+    summary: str
+    publishes: tuple[str, ...]
+    reads: dict[str, tuple[str, ...]]  # publishing context -> event types read from it
+    types_from: tuple[str, ...]  # contexts whose events module lends value types (enums, Structs)
+    upcasters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ProjectionFacts:
+    name: str
+    tables: tuple[str, ...]
+    reads: dict[str, tuple[str, ...]]  # publishing context -> event types folded
+
+
+@dataclass(frozen=True)
+class Contract:
+    name: str
+    kind: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class ContextMap:
+    contexts: tuple[ContextFacts, ...]
+    projections: tuple[ProjectionFacts, ...]
+    runtime_uses: tuple[str, ...]
+    runtime_reads: dict[str, tuple[str, ...]]
+    contracts: tuple[Contract, ...]
+    owner_of: dict[str, str] = field(default_factory=dict)  # event type -> publishing context
+
+
+def _events_module(context: str) -> ModuleType:
+    return importlib.import_module(f"jobctrl.{context}.events")
+
+
+def _package_dir(module: str) -> Path:
+    mod = importlib.import_module(module)
+    paths = list(getattr(mod, "__path__", []))
+    if not paths:
+        raise RuntimeError(f"{module} is not a package")
+    return Path(paths[0])
+
+
+def _python_files(root: Path) -> Iterator[Path]:
+    yield from sorted(p for p in root.rglob("*.py") if "tests" not in p.parts)
+
+
+def _referenced_names(files: Iterable[Path], source_context: str) -> tuple[dict[str, set[str]], set[str]]:
+    """What ``files`` take from other contexts' events modules, and every string constant they hold.
+
+    Returns ``({context: {imported name, ...}}, {string constant, ...})``: a context reads another's
+    event either by importing its class from ``jobctrl.<other>.events`` or by naming its
+    ``eventType`` (a registry name) when it reads the log.
+    """
+    imported: dict[str, set[str]] = {}
+    strings: set[str] = set()
+    for path in files:
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                strings.add(node.value)
+            if not isinstance(node, ast.ImportFrom) or not node.module:
+                continue
+            parts = node.module.split(".")
+            if len(parts) == 3 and parts[0] == "jobctrl" and parts[2] == "events" and parts[1] in CONTEXTS:
+                if parts[1] == source_context:
+                    continue
+                imported.setdefault(parts[1], set()).update(alias.name for alias in node.names)
+    return imported, strings
+
+
+def _first_paragraph(doc: str | None) -> str:
+    if not doc:
+        return ""
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
+def _contracts(root: Path) -> tuple[Contract, ...]:
+    config = tomllib.loads((root / "pyproject.toml").read_text())
+    out: list[Contract] = []
+    for raw in config.get("tool", {}).get("importlinter", {}).get("contracts", []):
+        kind = str(raw.get("type", ""))
+        if kind == "independence":
+            detail = "independent: " + ", ".join(f"`{m}`" for m in raw.get("modules", []))
+            allowed = raw.get("ignore_imports", [])
+            if allowed:
+                detail += "; allowed: " + ", ".join(f"`{a}`" for a in allowed)
+        elif kind == "forbidden":
+            detail = (
+                ", ".join(f"`{m}`" for m in raw.get("source_modules", []))
+                + " must not import "
+                + ", ".join(f"`{m}`" for m in raw.get("forbidden_modules", []))
+            )
+        elif kind == "layers":
+            detail = "layers, top to bottom: " + " > ".join(f"`{m}`" for m in raw.get("layers", []))
+        else:
+            detail = ", ".join(f"{k}={v!r}" for k, v in raw.items() if k not in ("name", "type"))
+        out.append(Contract(name=str(raw.get("name", "")), kind=kind, detail=detail))
+    return tuple(out)
+
+
+def _reads(
+    package: str, context: str, owner_of: dict[str, str], class_names: dict[str, str]
+) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """Events of other contexts that ``package`` reads, by context, and whose value types it shares."""
+    imported, strings = _referenced_names(_python_files(_package_dir(package)), context)
+    names = {class_names[n] for found in imported.values() for n in found if n in class_names}
+    names |= {s for s in strings if s in owner_of}
+    reads = {
+        other: tuple(sorted(n for n in names if owner_of[n] == other))
+        for other in CONTEXTS
+        if other != context
+    }
+    types_from = tuple(
+        sorted(other for other, found in imported.items() if any(n not in class_names for n in found))
+    )
+    return {k: v for k, v in reads.items() if v}, types_from
+
+
+def build_context_map() -> ContextMap:
+    from jobctrl.projections import OPERATIONS  # noqa: PLC0415 - heavy import, only when asked
+
+    owner_of: dict[str, str] = {}
+    published: dict[str, tuple[str, ...]] = {}
+    for context in CONTEXTS:
+        names = tuple(cls.event_type for cls in _events_module(context).EVENTS)
+        published[context] = names
+        for name in names:
+            owner_of[name] = context
+    class_names = {cls.__name__: cls.event_type for c in CONTEXTS for cls in _events_module(c).EVENTS}
+    contexts: list[ContextFacts] = []
+    for context in CONTEXTS:
+        module = _events_module(context)
+        package = importlib.import_module(f"jobctrl.{context}")
+        reads, types_from = _reads(f"jobctrl.{context}", context, owner_of, class_names)
+        contexts.append(
+            ContextFacts(
+                name=context,
+                summary=_first_paragraph(package.__doc__),
+                publishes=published[context],
+                reads=reads,
+                types_from=types_from,
+                upcasters=tuple(
+                    f"{u.event_type} v{u.from_version}→v{u.from_version + 1}"
+                    for u in getattr(module, "UPCASTERS", ())
+                ),
+            )
+        )
+    projections: list[ProjectionFacts] = []
+    for projection in OPERATIONS:
+        by_context: dict[str, set[str]] = {}
+        for event_type in projection.event_types:
+            by_context.setdefault(owner_of.get(event_type, "?"), set()).add(event_type)
+        projections.append(
+            ProjectionFacts(
+                name=projection.name,
+                tables=tuple(t.name for t in projection.tables),
+                reads={c: tuple(sorted(by_context[c])) for c in CONTEXTS if c in by_context},
+            )
+        )
+    runtime_imports = _imported_modules(_python_files(_package_dir("jobctrl.runtime")))
+    runtime_uses = tuple(c for c in CONTEXTS if c in runtime_imports)
+    runtime_reads, _ = _reads("jobctrl.runtime", "", owner_of, class_names)
+    root = workspace_root()
+    return ContextMap(
+        contexts=tuple(contexts),
+        projections=tuple(projections),
+        runtime_uses=runtime_uses,
+        runtime_reads=runtime_reads,
+        contracts=_contracts(root),
+        owner_of=owner_of,
+    )
+
+
+def _imported_modules(files: Iterable[Path]) -> set[str]:
+    """Second components of every ``jobctrl.X...`` module imported by ``files``."""
+    found: set[str] = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                parts = name.split(".")
+                if len(parts) >= 2 and parts[0] == "jobctrl":
+                    found.add(parts[1])
+    return found
+
+
+def mermaid(cmap: ContextMap) -> str:
+    """A Mermaid flowchart: contexts, the event flows between them, the projections and the runtime."""
+    lines = ["flowchart LR"]
+    lines.append('  subgraph contexts["Bounded contexts"]')
+    for ctx in cmap.contexts:
+        lines.append(f'    {ctx.name}["{ctx.name}<br/>{len(ctx.publishes)} events"]')
+    lines.append("  end")
+    for ctx in cmap.contexts:
+        for other, names in ctx.reads.items():
+            lines.append(f"  {other} -- {len(names)} events --> {ctx.name}")
+        for other in ctx.types_from:
+            lines.append(f"  {other} -. types .-> {ctx.name}")
+    lines.append('  projections[("projections<br/>' + str(len(cmap.projections)) + ' read models")]')
+    folded: dict[str, int] = {}
+    for proj in cmap.projections:
+        for context, names in proj.reads.items():
+            folded[context] = folded.get(context, 0) + len(names)
+    for context in CONTEXTS:
+        if context in folded:
+            lines.append(f"  {context} -. {folded[context]} folds .-> projections")
+    lines.append('  runtime{{"runtime<br/>CLI, API, worker"}}')
+    for context in cmap.runtime_uses:
+        lines.append(f"  runtime --> {context}")
+    for context, names in cmap.runtime_reads.items():
+        lines.append(f"  {context} -- {len(names)} events --> runtime")
+    lines.append("  runtime --> projections")
+    return "\n".join(lines) + "\n"
+
+
+def _code_list(names: Iterable[str]) -> str:
+    items = [f"`{n}`" for n in names]
+    return ", ".join(items) if items else "—"
+
+
+def context_map_page() -> str:
+    cmap = build_context_map()
+    out: list[str] = [
+        "# Context map",
+        "",
+        "*Generated at build time from the code by `jobctrl.testing.docsite.context_map`: each"
+        " context's `events.EVENTS`, the cross-context event imports in its source, the folds of"
+        " `jobctrl.projections.OPERATIONS`, the runtime's imports and the import-linter contracts in"
+        " `pyproject.toml`.  Do not edit: change the code and rebuild.*",
+        "",
+        "An arrow `A → B` means context B's code imports events that A publishes (to react to them or"
+        " to read their values); a dotted arrow means a projection folds that context's events.",
+        "",
+        "```mermaid",
+        mermaid(cmap).rstrip("\n"),
+        "```",
+        "",
+        "## Contexts",
+        "",
+        "| context | owns | publishes | reads from |",
+        "|---|---|---|---|",
+    ]
+    for ctx in cmap.contexts:
+        reads = "; ".join(f"{other} ({len(names)})" for other, names in ctx.reads.items()) or "—"
+        out.append(f"| [`{ctx.name}`](#{ctx.name}) | {ctx.summary} | {len(ctx.publishes)} events | {reads} |")
+    for ctx in cmap.contexts:
+        out += ["", f"### {ctx.name}", "", ctx.summary, ""]
+        out.append(f"**Publishes** (`jobctrl.{ctx.name}.events`): {_code_list(ctx.publishes)}")
+        out.append("")
+        if ctx.upcasters:
+            out.append(f"**Upcasters**: {_code_list(ctx.upcasters)}")
+            out.append("")
+        if ctx.types_from:
+            out.append(
+                f"**Shares value types from**: {_code_list(f'jobctrl.{c}.events' for c in ctx.types_from)}"
+            )
+            out.append("")
+        if ctx.reads:
+            out.append("**Reads**:")
+            out.append("")
+            for other, names in ctx.reads.items():
+                out.append(f"- from {other}: {_code_list(names)}")
+        else:
+            out.append("**Reads**: no other context's events.")
+        readers = [p.name for p in cmap.projections if ctx.name in p.reads]
+        out += ["", f"**Folded by**: {_code_list(readers)}"]
+    out += [
+        "",
+        "## Projections",
+        "",
+        "One runner folds them all under the `operations` watermark (see"
+        " [`ProjectionRunner`][jobctrl.projections.ProjectionRunner]).",
+        "",
+        "| projection | tables | folds events of |",
+        "|---|---|---|",
+    ]
+    for proj in cmap.projections:
+        reads = "; ".join(f"{c}: {_code_list(n)}" for c, n in proj.reads.items())
+        out.append(f"| `{proj.name}` | {_code_list(proj.tables)} | {reads} |")
+    out += [
+        "",
+        "## Runtime",
+        "",
+        "`jobctrl.runtime` is composition only (settings, the Temporal worker and client, the HTTP API,"
+        f" the CLI).  It imports the public faces of: {_code_list(cmap.runtime_uses)}, and the projections.",
+        "It reads these events (to react to them: outboxes, follow-ups, the SSE stream, the demo):",
+        "",
+        *[f"- from {c}: {_code_list(n)}" for c, n in cmap.runtime_reads.items()],
+        "",
+        "The contexts never import one another (the independence contract below): a fact one context"
+        " needs from another reaches it through an orchestration workflow (an activity's input, built"
+        " from the first context's result) or through the runtime reacting to a published event.",
+        "",
+        "## Import contracts",
+        "",
+        "Checked by `lint-imports` in `make check`.",
+        "",
+        "| contract | type | rule |",
+        "|---|---|---|",
+    ]
+    for contract in cmap.contracts:
+        out.append(f"| {contract.name} | {contract.kind} | {contract.detail} |")
+    return "\n".join(out) + "\n"
