@@ -12,7 +12,7 @@ import typer.main
 from jobctrl.domain_types.registry import registry
 from jobctrl.kernel.errors import NON_RETRYABLE_CODES, RETRYABLE_CODES
 from jobctrl.projections import OPERATIONS
-from jobctrl.runtime.settings import RuntimeSettings
+from jobctrl.runtime.config import ENV_KEYS, JobctrlConfig
 from jobctrl.testing.docsite import cli_reference, config_reference, context_map, error_codes, offline
 
 ROOT = context_map.workspace_root()
@@ -79,8 +79,14 @@ def test_the_cli_reference_covers_every_command_and_option() -> None:
 
 def test_the_configuration_reference_covers_the_settings_model_and_every_environment_read() -> None:
     page = config_reference.config_reference()
-    for name in RuntimeSettings.__dataclass_fields__:
+    for section, info in JobctrlConfig.model_fields.items():
+        assert f"### `[{section}]`" in page
+        assert info.annotation is not None
+        for name in info.annotation.model_fields:
+            assert f"| `{name}` |" in page
+    for variable, (_section, name) in ENV_KEYS.items():
         assert f"| `{name}` |" in page
+        assert f"`{variable}` |" in page
     # An independent route to the same fact: a regular expression over the product sources.
     pattern = re.compile(r"""(?:environ\.get|getenv|environ\[)\(?\s*["']([A-Z][A-Z0-9_]+)["']""")
     expected: set[str] = set()
