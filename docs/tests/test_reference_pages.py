@@ -13,7 +13,14 @@ from jobctrl.domain_types.registry import registry
 from jobctrl.kernel.errors import NON_RETRYABLE_CODES, RETRYABLE_CODES
 from jobctrl.projections import OPERATIONS
 from jobctrl.runtime.config import ENV_KEYS, JobctrlConfig
-from jobctrl.testing.docsite import cli_reference, config_reference, context_map, error_codes, offline
+from jobctrl.testing.docsite import (
+    adr_index,
+    cli_reference,
+    config_reference,
+    context_map,
+    error_codes,
+    offline,
+)
 
 ROOT = context_map.workspace_root()
 DOCS = ROOT / "docs"
@@ -109,12 +116,15 @@ def test_every_base_error_code_has_an_operator_action_and_every_code_is_listed()
         assert f"| `{kind.code}` |" in page
 
 
-def test_every_adr_is_in_the_index() -> None:
-    index = (DOCS / "adr" / "README.md").read_text()
-    for adr in sorted((DOCS / "adr").glob("[0-9][0-9][0-9][0-9]-*.md")):
-        if adr.name.startswith("0000-"):
-            continue
-        assert f"({adr.name})" in index, f"{adr.name} is not linked from docs/adr/README.md"
+def test_the_site_lists_every_adr_with_its_title_and_status() -> None:
+    page = adr_index.adr_index_page()
+    files = sorted(p.name for p in (DOCS / "adr").glob("[0-9][0-9][0-9][0-9]-*.md"))
+    assert files and files[0] == "0000-template.md"
+    for name in files[1:]:
+        assert f"]({name}) |" in page
+    assert "0000-template.md)" not in page
+    first = (DOCS / "adr" / files[1]).read_text().splitlines()[0].split(". ", 1)[1]
+    assert f"[{first}]({files[1]}) | accepted |" in page
 
 
 def test_the_offline_check_catches_remote_resources(tmp_path: Path) -> None:

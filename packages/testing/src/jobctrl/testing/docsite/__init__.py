@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from jobctrl.testing.docsite import adr_index as _adrs
 from jobctrl.testing.docsite import cli_reference as _cli
 from jobctrl.testing.docsite import config_reference as _config
 from jobctrl.testing.docsite import context_map as _context_map
@@ -22,6 +23,7 @@ PAGES: dict[str, Callable[[], str]] = {
     "operators/cli.md": _cli.cli_reference,
     "operators/configuration.md": _config.config_reference,
     "operators/error-codes.md": _errors.error_codes_page,
+    "adr/index.md": _adrs.adr_index_page,
 }
 
 __all__ = ["PAGES"]
