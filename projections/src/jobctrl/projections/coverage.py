@@ -59,7 +59,15 @@ _PROFILE = (
     " which feeds profile_version_projections"
 )
 
+_USER_SOURCES = (
+    "a user's source configuration: the sources list and Discover's catalog read the source registry"
+    " streams themselves (what the next run crawls, with no projection lag: ADR 0150); the source's"
+    " quality row comes from its registry, observation and run events"
+)
+
 NOT_PROJECTED: dict[str, str] = {
+    "SourceConfigured": _USER_SOURCES,
+    "SourceRemoved": _USER_SOURCES,
     "DuplicateJobLinked": _JOB_VIEWS,
     "DuplicateJobLinkRejected": _JOB_VIEWS,
     "SourceLocationCandidateDiscovered": _SOURCES,

@@ -12,8 +12,11 @@
   ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
   ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
   ``record_work_plan``, ``close_execution_membership`` (and ``close_interrupted_membership``),
-  ``interrupt_discovery_run``.  Plain inputs plus an ``EventStore``, a ``Clock``, the tenant to
-  write under (default ``local``) and (for crawling) a ``PolitenessGateway``: callable from Temporal
-  activities.
+  ``interrupt_discovery_run``, ``sources`` (the user's sources: ``add_source``, ``remove_source``,
+  ``list_sources``, ``registered_sources`` — the catalog Discover runs — and ``import_sources``).
+  ``domain.source_spec.parse_source`` parses ``KIND TOKEN_OR_URL``; ``domain.search`` is the
+  user's search, re-applied to every family after fetching.  Plain inputs plus an ``EventStore``, a
+  ``Clock``, the tenant to write under (default ``local``) and (for crawling) a
+  ``PolitenessGateway``: callable from Temporal activities.
 * ``sample_board`` — a local job board (58 postings, four formats, robots.txt) for tests and the demo.
 """

@@ -34,6 +34,7 @@ from jobctrl.discovery.commands.run_source_family import FamilyResult, run_sourc
 from jobctrl.discovery.commands.select_runnable_sources import select_runnable_sources
 from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
@@ -47,7 +48,7 @@ GatewayFactory = Callable[[], PolitenessGateway]
 
 def family_of(config: SourceConfig) -> str:
     """One family per adapter kind: the sources a family crawls share a crawl policy and its budget."""
-    return "careers" if config.ats_kind == "other" else config.ats_kind
+    return config.family_name
 
 
 class FamilyFailedError(JobCtrlError):
@@ -66,7 +67,9 @@ class DiscoveryActivities:
         gateway: GatewayFactory,
         clock: Clock,
         policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
+        search: Callable[[], SearchFilters] = SearchFilters,
     ) -> None:
+        self.search = search  # read on every crawl: a changed [search] applies to the next family
         self.store = store
         self.sources = sources
         self.gateway = gateway
@@ -151,6 +154,7 @@ class DiscoveryActivities:
                 policy_override=self.policy_override,
                 workflow_id=workflow_id,
                 tenant_id=tenant_id,
+                search=self.search(),
             )
 
 

@@ -265,6 +265,30 @@ class DiscoveryExecutionMembershipClosed(DomainEvent, frozen=True):
     reason_code: str | None = None
 
 
+class SourceConfigured(DomainEvent, frozen=True):
+    """A user added (or re-added) a source: which family crawls it and where (ADR 0150)."""
+
+    event_type = "SourceConfigured"
+    source_id: str
+    family: str
+    locator: str
+    board: str
+    employer: str
+    base_url: str
+    configured_at: str
+    api_base: str | None = None
+    title_filters: list[str] = msgspec.field(default_factory=list)
+    location_filters: list[str] = msgspec.field(default_factory=list)
+
+
+class SourceRemoved(DomainEvent, frozen=True):
+    """A user removed a source: Discover no longer runs it and it is no longer listed (ADR 0150)."""
+
+    event_type = "SourceRemoved"
+    source_id: str
+    removed_at: str
+
+
 EVENTS: tuple[type[DomainEvent], ...] = (
     JobDiscovered,
     JobUpdated,
@@ -290,6 +314,8 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     DiscoveryExecutionMemberPromoted,
     DiscoveryExecutionWorkPlanRecorded,
     DiscoveryExecutionMembershipClosed,
+    SourceConfigured,
+    SourceRemoved,
 )
 
 

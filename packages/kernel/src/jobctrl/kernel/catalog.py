@@ -135,6 +135,9 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "DiscoveryExecutionMembershipClosed",
     # orchestration: the profile continuation's terminal fact (ADR 0077)
     "ProfileContinuationClosed",
+    # discovery: sources added and removed by the user (ADR 0150)
+    "SourceConfigured",
+    "SourceRemoved",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

@@ -16,6 +16,7 @@ from jobctrl.runtime.commands import (
     projections,
     schemas,
     serve,
+    sources,
     worker,
 )
 
@@ -37,6 +38,7 @@ app.add_typer(config.app, name="config")
 app.command("init")(config.init)
 app.add_typer(projections.app, name="projections")
 app.add_typer(events.app, name="events")
+app.add_typer(sources.app, name="sources")
 app.command("demo")(demo.demo)
 app.command("serve")(serve.serve)
 app.command("worker")(worker.worker)

@@ -51,6 +51,14 @@ class SourceConfig:
     base_url: str
     title_filters: tuple[str, ...] = ()
     location_filters: tuple[str, ...] = ()
+    #: Which adapter crawls it (``SourceFamily``); empty: derived from ``ats_kind`` (older configs).
+    family: str = ""
+
+    @property
+    def family_name(self) -> str:
+        if self.family:
+            return self.family
+        return "careers" if self.ats_kind == "other" else self.ats_kind
 
     @classmethod
     def public_board(

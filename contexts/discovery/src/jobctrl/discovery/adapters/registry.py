@@ -1,4 +1,4 @@
-"""Which adapter fetches which ATS kind (one table, no string comparisons scattered around)."""
+"""Which adapter fetches which source family (one table, no string comparisons scattered around)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig
 from jobctrl.discovery.adapters.greenhouse import fetch_greenhouse
 from jobctrl.discovery.adapters.jsonld import fetch_career_page
 from jobctrl.discovery.adapters.lever import fetch_lever
-from jobctrl.discovery.events import AtsKind
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.politeness import ATS_POLICY, CAREER_PAGE_POLICY, CrawlPolicy, PolitenessGateway, RequestBudget
 
@@ -17,16 +16,21 @@ Fetcher = Callable[
     [PolitenessGateway, SourceConfig, CrawlPolicy, RequestBudget], Awaitable[list[ObservedPosting]]
 ]
 
-ADAPTERS: dict[AtsKind, tuple[Fetcher, CrawlPolicy]] = {
+ADAPTERS: dict[str, tuple[Fetcher, CrawlPolicy]] = {
     "greenhouse": (fetch_greenhouse, ATS_POLICY),
     "lever": (fetch_lever, ATS_POLICY),
     "ashby": (fetch_ashby, ATS_POLICY),
-    "other": (fetch_career_page, CAREER_PAGE_POLICY),
+    "careers": (fetch_career_page, CAREER_PAGE_POLICY),
 }
+_ALIASES = {"other": "careers"}  # configs that name only their ATS kind
 
 
-def adapter_for(kind: AtsKind) -> tuple[Fetcher, CrawlPolicy]:
+def adapter_for(family: str) -> tuple[Fetcher, CrawlPolicy]:
     try:
-        return ADAPTERS[kind]
+        return ADAPTERS[_ALIASES.get(family, family)]
     except KeyError:
-        raise ConfigurationError(f"no adapter for ATS kind {kind!r}") from None
+        raise ConfigurationError(f"no adapter for source family {family!r}") from None
+
+
+def supported_families() -> tuple[str, ...]:
+    return tuple(ADAPTERS)

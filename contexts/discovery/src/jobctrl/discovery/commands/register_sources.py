@@ -30,7 +30,7 @@ def register_sources(
     carries ``tenant_id``."""
     created = 0
     for config in configs:
-        _fetch, policy = adapter_for(config.ats_kind)
+        _fetch, policy = adapter_for(config.family_name)
         created += register_source(
             store,
             source_id=config.source_id,

@@ -11,12 +11,15 @@ from jobctrl.discovery.commands.load_catalog import load_catalog
 from jobctrl.discovery.commands.report_run_progress import report_run_progress
 from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
 from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
+from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway
 
 MAX_PARALLEL_FAMILIES = 4  # runtime reference §2: min(4, configured, worker slots)
+
+EVERYTHING = SearchFilters()  # the default search accepts every posting
 
 
 async def run_discovery(
@@ -29,6 +32,7 @@ async def run_discovery(
     policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
     max_parallel_families: int = 1,
     tenant_id: str = LOCAL_TENANT,
+    search: SearchFilters = EVERYTHING,
 ) -> list[FamilyResult]:
     """Start, crawl the families (at most ``max_parallel_families`` at once, capped at 4), advance
     progress by one per finished family, finish.  The last 2 steps of the progress total (terminal
@@ -57,6 +61,7 @@ async def run_discovery(
                 policy_override=policy_override,
                 catalog=catalog,
                 tenant_id=tenant_id,
+                search=search,
             )
         finished += 1
         report_run_progress(

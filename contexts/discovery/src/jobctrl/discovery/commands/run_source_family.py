@@ -16,6 +16,7 @@ from jobctrl.discovery.adapters.registry import adapter_for
 from jobctrl.discovery.commands.load_catalog import load_catalog
 from jobctrl.discovery.commands.record_observation import record_observation
 from jobctrl.discovery.domain.dedupe import JobCatalog, Verdict
+from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.clock import Clock
@@ -23,6 +24,8 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.ids import LOCAL_TENANT, new_job_id
 from jobctrl.kernel.store import EventStore
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
+
+EVERYTHING = SearchFilters()  # the default search accepts every posting
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,20 +89,28 @@ async def run_source_family(
     workflow_id: str | None = None,
     catalog: JobCatalog | None = None,
     tenant_id: str = LOCAL_TENANT,
+    search: SearchFilters = EVERYTHING,
 ) -> FamilyResult:
-    """Fetch every source, then record the postings.  Pass ``catalog`` to share one dedupe view
-    between families running concurrently in this process (recording is synchronous, so no two
-    families interleave between a dedupe decision and its write)."""
+    """Fetch every source, then record the postings the user's ``search`` accepts (re-applied to every
+    family after fetching).  Pass ``catalog`` to share one dedupe view between families running
+    concurrently in this process (recording is synchronous, so no two families interleave between a
+    dedupe decision and its write)."""
     budgets: dict[str, RequestBudget] = {}  # one budget per policy for this run
     fetched: list[tuple[str, list[ObservedPosting]]] = []
     failures: list[SourceFailure] = []
     for source in sources:
-        fetch, policy = adapter_for(source.ats_kind)
+        fetch, policy = adapter_for(source.family_name)
         if policy_override is not None:
             policy = policy_override(policy)
         budget = budgets.setdefault(policy.name, RequestBudget.for_policy(policy))
         try:
-            fetched.append((source.source_id, await fetch(gateway, source, policy, budget)))
+            postings = await fetch(gateway, source, policy, budget)
+            kept = [
+                p
+                for p in postings
+                if search.accepts(title=p.title, location=p.location, description=p.description)
+            ]
+            fetched.append((source.source_id, kept))
         except JobCtrlError as exc:
             failures.append(SourceFailure(source.source_id, exc.code, exc.retryable))
 

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from jobctrl.discovery.domain.errors import InvalidSourceTransition
 from jobctrl.discovery.events import (
+    SourceConfigured,
     SourceKind,
     SourceRegistryEntryCreated,
+    SourceRemoved,
     SourceState,
     SourceStateChanged,
 )
@@ -27,6 +29,8 @@ class SourceEntry(Aggregate):
         self.kind: SourceKind | None = None
         self.policy_id = ""
         self.state: SourceState = "experimental"
+        self.configuration: SourceConfigured | None = None  # None: registered by code, not by a user
+        self.removed = False
 
     def register(self, *, kind: SourceKind, policy_id: str, state: SourceState, at: str) -> None:
         if self.registered:
@@ -55,9 +59,42 @@ class SourceEntry(Aggregate):
         )
         return True
 
+    def configure(self, configuration: SourceConfigured) -> bool:
+        """Record what the user added; the same configuration again records nothing (and re-adding a
+        removed source brings it back)."""
+        if not self.registered:
+            raise InvalidSourceTransition(f"source {self.id} is not registered")
+        current = self.configuration
+        if current is not None and not self.removed and _same(current, configuration):
+            return False
+        self._record(configuration)
+        return True
+
+    def remove(self, *, at: str) -> bool:
+        if not self.registered or self.configuration is None:
+            raise InvalidSourceTransition(f"source {self.id} was not added by a user")
+        if self.removed:
+            return False
+        self._record(SourceRemoved(source_id=self.id, removed_at=at))
+        return True
+
+    @property
+    def listed(self) -> bool:
+        """A user's source that has not been removed."""
+        return self.configuration is not None and not self.removed
+
     @property
     def runnable(self) -> bool:
-        return self.state in ("active", "experimental")
+        return not self.removed and self.state in ("active", "experimental")
+
+    @applies(SourceConfigured)
+    def _configured(self, event: SourceConfigured) -> None:
+        self.configuration = event
+        self.removed = False
+
+    @applies(SourceRemoved)
+    def _removed(self, event: SourceRemoved) -> None:
+        self.removed = True
 
     @applies(SourceRegistryEntryCreated)
     def _created(self, event: SourceRegistryEntryCreated) -> None:
@@ -69,3 +106,17 @@ class SourceEntry(Aggregate):
     @applies(SourceStateChanged)
     def _changed(self, event: SourceStateChanged) -> None:
         self.state = event.to_state
+
+
+def _same(a: SourceConfigured, b: SourceConfigured) -> bool:
+    fields = (
+        "family",
+        "locator",
+        "board",
+        "employer",
+        "base_url",
+        "api_base",
+        "title_filters",
+        "location_filters",
+    )
+    return all(getattr(a, f) == getattr(b, f) for f in fields)

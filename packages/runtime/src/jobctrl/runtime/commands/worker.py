@@ -10,9 +10,11 @@ import typer
 from temporalio.client import Client
 
 from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
-from jobctrl.runtime.composition.root import Composition, sources_from_file
+from jobctrl.runtime.composition.root import Composition
+from jobctrl.runtime.composition.sources import import_legacy_sources, registry_catalog
 from jobctrl.runtime.config import load_config
 from jobctrl.runtime.embedded import DevServer
 from jobctrl.runtime.following import following_projections
@@ -33,8 +35,13 @@ async def _serve(task_queue: str | None, projections: bool = False) -> None:
     db = open_database(load_config().storage.database_url)
     store = EventStore(db, registry())
     settings = EnvSettings()
-    # The real activities; sources come from $JOBCTRL_HOME/sources.json (re-read on every plan).
-    comp = Composition.build(db, store, sources=sources_from_file(jobctrl_home() / "sources.json"))
+    # The real activities; sources are the source registry's (read on every plan).  A legacy
+    # $JOBCTRL_HOME/sources.json is registered once and retired (ADR 0150).
+    store.create_schema()
+    imported = import_legacy_sources(store, jobctrl_home(), clock=SystemClock())
+    if imported is not None:
+        typer.echo(f"imported {imported} source(s) from sources.json (now sources.json.imported)")
+    comp = Composition.build(db, store, sources=registry_catalog(store))
     runtime = WorkerRuntime(
         client=client,
         db=db,

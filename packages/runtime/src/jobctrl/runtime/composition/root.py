@@ -1,24 +1,24 @@
 """The worker's composition root: every real activity, wired to its ports.
 
-``Composition.build(db, sources=...)`` creates the tables it needs (event store, orchestration's
-``llm_spend``/settings, the personal-data vault), the spend ledger (a ``SpendRecorder``), the LLM
-provider from the ``[llm]`` configuration (offline by default, with the scoring and materials
-handlers registered), the artifact store under ``$JOBCTRL_HOME/artifacts``, the politeness gateway
-factory (honest UA from settings; loopback sources get ``policy.for_local_servers()``), the Chromium
-renderer and the apply browser (both started lazily on their own threads), and orchestration's stage tracker.
+``Composition.build(db, sources=..., search=...)`` creates the tables it needs (event store,
+orchestration's ``llm_spend``/settings, the personal-data vault), the spend ledger (a
+``SpendRecorder``), the LLM provider from the ``[llm]`` configuration (offline by default, with the
+scoring and materials handlers registered), the artifact store under ``$JOBCTRL_HOME/artifacts``, the
+politeness gateway factory (honest UA from settings; loopback sources get
+``policy.for_local_servers()``), the Chromium renderer and the apply browser (both started lazily on
+their own threads), and orchestration's stage tracker.  Discover's search is ``[search]``
+(``config.search.filters``) unless ``search`` is given.
 ``activities()`` is what ``build_activities(deps, overrides)`` takes; ``targets`` feeds the fan-out.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
-
-import msgspec
 
 from jobctrl.apply.activities import ApplyActivities
 from jobctrl.apply.facts import ClaimPolicy
@@ -28,7 +28,7 @@ from jobctrl.contact.gateway_fetcher import GatewayContactFetcher
 from jobctrl.contact.ports import PageFetcher as ContactPageFetcher
 from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.discovery.activities import DiscoveryActivities, SourceCatalog
-from jobctrl.discovery.adapters.base import SourceConfig
+from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.enrichment.activities import EnrichmentActivities
 from jobctrl.enrichment.fetching import PageFetcher
 from jobctrl.enrichment.gateway_fetcher import GatewayPageFetcher
@@ -118,6 +118,7 @@ class Composition:
         renderer: Callable[[], PdfRenderer] = ChromiumPdfRenderer,
         render_lanes: int | None = None,
         browser: Callable[[], object] | None = None,
+        search: Callable[[], SearchFilters] | None = None,
     ) -> Composition:
         clock = clock or SystemClock()
         # The user's configuration ($JOBCTRL_HOME/config.toml + environment); explicit arguments win.
@@ -138,16 +139,25 @@ class Composition:
         threshold = int(settings.min_fit_score) if min_score is None else min_score
         facts = JobFacts(store, artifacts=artifacts, tracker=tracker, clock=clock, min_score=threshold)
         user_agent = honest_user_agent(settings)
-        configured = list(sources())
-        # Loopback crawling only when every configured source is local (the sample board); an empty
-        # catalog is not "local", so a fresh worker never loosens the policies by default.
-        local = bool(configured) and all(urlsplit(s.base_url).hostname in LOOPBACK for s in configured)
+
+        def all_local() -> bool:
+            # Loopback crawling only when every configured source is local (the sample board, or a
+            # source added with a loopback --api-base); an empty catalog is not "local", so a fresh
+            # worker never loosens the policies by default.  Re-read each time: sources are added
+            # while the worker runs.
+            configured = list(sources())
+            return bool(configured) and all(urlsplit(s.base_url).hostname in LOOPBACK for s in configured)
+
+        local = all_local()
+
+        def discovery_policy(policy: CrawlPolicy) -> CrawlPolicy:
+            return local_policy(policy) if all_local() else policy
 
         @asynccontextmanager
         async def fetcher() -> AsyncIterator[PageFetcher]:
             async with PolitenessGateway(user_agent) as gateway:
                 yield GatewayPageFetcher(
-                    gateway, local_policy(ENRICHMENT_POLICY) if local else ENRICHMENT_POLICY
+                    gateway, local_policy(ENRICHMENT_POLICY) if all_local() else ENRICHMENT_POLICY
                 )
 
         @asynccontextmanager
@@ -165,7 +175,7 @@ class Composition:
             tracker=tracker, facts=facts,
             discovery=DiscoveryActivities(
                 store, sources=sources, gateway=lambda: PolitenessGateway(user_agent), clock=clock,
-                policy_override=local_policy if local else None,
+                policy_override=discovery_policy, search=search or config.search.filters,
             ),
             enrichment=EnrichmentActivities(
                 store, targets=facts.enrichment_targets, fetcher=fetcher, tracker=tracker, clock=clock
@@ -221,14 +231,3 @@ class Composition:
         close_llm = getattr(self.llm, "close", None)
         if callable(close_llm):
             close_llm()
-
-
-def sources_from_file(path: Path) -> SourceCatalog:
-    """A catalog read from ``sources.json`` (a list of SourceConfig fields) on every plan."""
-
-    def load() -> Sequence[SourceConfig]:
-        if not path.exists():
-            return []
-        return msgspec.json.decode(path.read_bytes(), type=list[SourceConfig])
-
-    return load
