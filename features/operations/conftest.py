@@ -324,7 +324,7 @@ def spend_at_ceiling(world: World) -> None:
 @when("the operations snapshot is read")
 def read_snapshot(world: World) -> None:
     world.fold()
-    blocked = budget_blocked(world.db, FixedClock(NOW))
+    blocked = budget_blocked(world.db, clock=FixedClock(NOW))
     with world.db.read() as conn:
         world.snapshot = read_operations(conn, SnapshotInputs(now=NOW, budget_exceeded=blocked))
 

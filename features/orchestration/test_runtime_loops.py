@@ -14,7 +14,7 @@ from jobctrl.kernel.store import Database
 from jobctrl.orchestration.workflows.ids import AUTO_APPLY_LOOP_ID, DISCOVERY_SCHEDULE_ID
 from jobctrl.runtime.settings import MutableSettings, RuntimeSettings
 from jobctrl.runtime.worker import WorkerRuntime
-from jobctrl.testing.runtime.harness import CountingSpend, Harness
+from jobctrl.testing.runtime.harness import Harness
 from jobctrl.testing.runtime.scenario import Live, Scenario, until
 from jobctrl.testing.runtime.server import shared_dev_server
 
@@ -73,7 +73,7 @@ def _auto(ctx: Scenario) -> None:
 @given("auto apply is enabled and today's spend is at the ceiling")
 def _auto_broke(ctx: Scenario) -> None:
     _settings(ctx).value = RuntimeSettings(auto_apply=True)
-    ctx.harness.spend = CountingSpend(25.0, 25.0)
+    ctx.harness.set_spend(25.0, 25.0)  # the real ledger of the worker's tenant
 
 
 @when("the worker starts up")

@@ -7,15 +7,15 @@ import pytest
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.spend.ledger import ledger_with_settings
 from jobctrl.runtime.activities import CONTEXT_ACTIVITIES, ActivityDeps, activity_name, build_activities
-from jobctrl.runtime.activities.ports import FixedSpendStatus
 from jobctrl.testing.runtime.fakes import FakeContexts
 
 
 def _deps(database: Database) -> ActivityDeps:
     return ActivityDeps(
-        store=EventStore(database, registry()), spend=FixedSpendStatus(0.0, 25.0), client=None
-    )  # type: ignore[arg-type]
+        store=EventStore(database, registry()), spend=ledger_with_settings(database), client=None
+    )
 
 
 def test_every_context_activity_wired_builds_every_name(database: Database) -> None:

@@ -27,10 +27,10 @@ from jobctrl.discovery.events import (
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.spend.ledger import ledger_with_settings
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
 from jobctrl.runtime.activities.fanout import FanoutActivities, _Plan
-from jobctrl.runtime.activities.ports import FixedSpendStatus
 
 pytestmark = pytest.mark.both_databases
 
@@ -46,7 +46,7 @@ def store(database: Database) -> EventStore:
 
 
 def _deps(store: EventStore) -> ActivityDeps:
-    return ActivityDeps(store=store, spend=FixedSpendStatus(), clock=CLOCK)
+    return ActivityDeps(store=store, spend=ledger_with_settings(store.db), clock=CLOCK)
 
 
 def _decoded(store: EventStore) -> list[object]:

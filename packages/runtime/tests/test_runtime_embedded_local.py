@@ -9,8 +9,9 @@ from sqlalchemy import select
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.orchestration.spend.ledger import ledger_with_settings
+from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.orchestration.workflows import ContactResearchInput, ContactResearchWorkflow
-from jobctrl.runtime.activities.ports import FixedSpendStatus
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.telemetry.heartbeat import worker_runtime_heartbeats
@@ -24,11 +25,12 @@ async def test_local_runtime_runs_a_workflow_and_stops_its_server(tmp_path: Path
     db = open_database(f"sqlite:///{tmp_path / 'jobctrl.db'}")
     store = EventStore(db, registry())
     store.create_schema()
+    create_orchestration_tables(db)
     async with local_runtime(
         db=db,
         store=store,
         settings=FixedSettings(RuntimeSettings(worker_activity_slots=2)),
-        spend=FixedSpendStatus(),
+        spend=ledger_with_settings(db),
         overrides=FakeContexts().activities(),
         server_db_file=tmp_path / "temporal.db",
     ) as runtime:

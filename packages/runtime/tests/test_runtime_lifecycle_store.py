@@ -14,9 +14,9 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.spend.ledger import ledger_with_settings
 from jobctrl.runtime.activities import ActivityDeps
 from jobctrl.runtime.activities.lifecycle import LifecycleActivities
-from jobctrl.runtime.activities.ports import FixedSpendStatus
 from jobctrl.runtime.workflow_runs import fold_runs
 
 pytestmark = pytest.mark.both_databases
@@ -26,7 +26,7 @@ T0, T1 = "2026-03-01T00:00:00.000Z", "2026-03-01T00:00:02.500Z"
 def _activities(database: Database) -> tuple[LifecycleActivities, EventStore]:
     store = EventStore(database, registry())
     store.create_schema()
-    return LifecycleActivities(ActivityDeps(store=store, spend=FixedSpendStatus())), store
+    return LifecycleActivities(ActivityDeps(store=store, spend=ledger_with_settings(database))), store
 
 
 def _outcome(status: str, code: str | None = None) -> WorkflowOutcomeInput:

@@ -67,6 +67,8 @@ async def test_pipeline_discovers_prepares_pdfs_and_dry_runs_without_submitting(
     assert len(list(tmp_path.rglob("*.pdf"))) == 2 * len(report.prepared)
     assert set(report.dry_runs.values()) == {"dry_run_completed"}, report.dry_runs
     assert report.submitted == 0 and posts == []  # the dry run filled forms and sent nothing
+    # Every model call was priced into the one ledger under the runs' tenant (ADR 0110).
+    assert comp.ledger.status("local").calls > 0
     events = store.read_all(limit=100_000)
     assert not [
         e for e in events if e.event_type in (ApplySubmitIntended.event_type, ApplicationSubmitted.event_type)

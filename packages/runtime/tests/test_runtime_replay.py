@@ -18,6 +18,7 @@ from temporalio.worker import Replayer
 
 from jobctrl.orchestration.workflows import WORKFLOWS
 from jobctrl.orchestration.workflows.continuation import CLOSED_ACTIVITY, CLOSED_PATCH
+from jobctrl.orchestration.workflows.lifecycle import SPEND_PREFLIGHT_PATCH
 from jobctrl.runtime.worker import sandbox_runner
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
@@ -29,7 +30,16 @@ RECORDED = (  # written by jobctrl.testing.runtime.record_histories; v1 predates
     "apply_single.json",
     "profile_continuation.json",  # awaits an older continuation, prepares two jobs
     "profile_continuation_v2.json",  # ... then records its terminal fact (ADR 0077, patched)
+    "preparation_failed_at_cover_v3.json",  # v3: the spend preflight first (ADR 0110, patched)
+    "profile_continuation_v3.json",
+    "contact_research.json",
 )
+
+
+def test_every_workflow_type_has_a_recorded_history() -> None:
+    first_events = [json.loads((HISTORIES / name).read_text())["events"][0] for name in RECORDED]
+    recorded = {e["workflowExecutionStartedEventAttributes"]["workflowType"]["name"] for e in first_events}
+    assert recorded == {w.__temporal_workflow_definition.name for w in WORKFLOWS}  # type: ignore[attr-defined]
 
 
 @pytest.mark.asyncio
@@ -75,3 +85,20 @@ def test_the_continuation_histories_straddle_the_closed_fact_patch() -> None:
     new_patches, new_activities = _patches_and_activities("profile_continuation_v2.json")
     assert CLOSED_PATCH not in old_patches and CLOSED_ACTIVITY not in old_activities
     assert CLOSED_PATCH in new_patches and CLOSED_ACTIVITY in new_activities
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("preparation_failed_at_cover_v2.json", "preparation_failed_at_cover_v3.json"),
+        ("profile_continuation_v2.json", "profile_continuation_v3.json"),
+    ],
+)
+def test_the_preparation_and_continuation_histories_straddle_the_spend_preflight_patch(
+    before: str, after: str
+) -> None:
+    """v2 ran no preflight (it replays because the preflight is patched); v3 ran it."""
+    old_patches, old_activities = _patches_and_activities(before)
+    new_patches, new_activities = _patches_and_activities(after)
+    assert SPEND_PREFLIGHT_PATCH not in old_patches and "check_spend_budget" not in old_activities
+    assert SPEND_PREFLIGHT_PATCH in new_patches and "check_spend_budget" in new_activities

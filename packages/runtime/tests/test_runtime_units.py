@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from temporalio.exceptions import ActivityError, ApplicationError, RetryState
 
+from jobctrl.activity_contracts.contracts import SpendCheckInput, SpendCheckResult
 from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import (
@@ -22,11 +23,15 @@ from jobctrl.kernel.errors import (
     SourceUnavailableError,
 )
 from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.llm import LlmUsage
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.spend.ledger import ledger_with_settings
 from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of, to_application_error
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
-from jobctrl.runtime.activities.ports import SpendStatus
+from jobctrl.runtime.activities.deps import ActivityDeps
+from jobctrl.runtime.activities.spend import SpendActivities
 from jobctrl.runtime.settings import pdf_render_lanes
 from jobctrl.runtime.telemetry import heartbeat
 from jobctrl.runtime.telemetry.interceptor import (
@@ -88,11 +93,29 @@ def test_failure_of_reads_the_code_through_an_activity_error() -> None:
     assert failure_of(ValueError("x")).code == "unclassified"
 
 
-def test_spend_ceiling_rule() -> None:
-    assert SpendStatus(25.0, 25.0).exhausted
-    assert SpendStatus(30.0, 25.0).exhausted
-    assert not SpendStatus(24.99, 25.0).exhausted
-    assert not SpendStatus(1000.0, 0.0).exhausted  # 0 means unlimited
+def test_the_preflight_activity_reads_the_real_ledger_of_the_runs_tenant(tmp_path: Path) -> None:
+    """The worker's ``check_spend_budget`` over ``Composition``'s ledger: a ledger that always reported
+    $0 (or ignored the tenant, or the ceiling) fails here, in milliseconds (ADR 0110)."""
+    db = open_database(f"sqlite:///{tmp_path / 'spend.db'}")
+    try:
+        create_orchestration_tables(db)
+        SettingsStore(db).update({"daily_budget_usd": 25.0})
+        ledger = ledger_with_settings(db)
+        preflight = SpendActivities(ActivityDeps(store=EventStore(db, registry()), spend=ledger))
+        ask = SpendCheckInput(tenant_id="acme", workflow_id="prep-x", workflow_type="JobPreparationWorkflow")
+        assert preflight.check_spend_budget(ask) == SpendCheckResult(0.0, 25.0)
+        ledger.record(LlmUsage("gpt-4o", 1_000_000, 2_000_000, tenant_id="acme"))  # 2.50 + 20.00 USD
+        assert preflight.check_spend_budget(ask) == SpendCheckResult(pytest.approx(22.5), 25.0)
+        ledger.add(2.5, tenant_id="acme")  # exactly at the ceiling
+        with pytest.raises(ApplicationError) as refused:
+            preflight.check_spend_budget(ask)
+        assert refused.value.type == "budget_exceeded" and refused.value.non_retryable
+        other = SpendCheckInput(tenant_id="local", workflow_id="d", workflow_type="DiscoverWorkflow")
+        assert preflight.check_spend_budget(other).spent_usd == 0.0  # another tenant's row
+        SettingsStore(db).update({"daily_budget_usd": 0.0})  # 0 means unlimited, read live
+        assert preflight.check_spend_budget(ask).budget_usd == 0.0
+    finally:
+        db.dispose()
 
 
 def test_unsafe_ids_become_opaque_and_safe_ones_survive() -> None:
@@ -155,20 +178,24 @@ def test_tables_are_created_while_another_writer_commits(
     db = open_database(f"sqlite:///{tmp_path / 'jobctrl.db'}")
     store = EventStore(db, registry())
     store.create_schema()
-    holding, failure = threading.Event(), []
+    holding, creating, failure = threading.Event(), threading.Event(), []
 
     def other_writer() -> None:
         try:
             with db.write() as conn:
                 conn.execute(sa.text("CREATE TABLE other_writer (n INTEGER)"))
                 holding.set()
-                time.sleep(1.0)  # commits while the creator already waits for the write lock
+                # Commit only after the creator has started, so it is waiting for this lock (its new
+                # connection's first statement already blocks on it).
+                assert creating.wait(10), "the creator never started"
+                time.sleep(0.2)  # a hold, not a wait for a result
         except BaseException as exc:  # surfaced below
             failure.append(exc)
 
     thread = threading.Thread(target=other_writer)
     thread.start()
     assert holding.wait(10)
+    creating.set()
     create(db)
     thread.join()
     assert failure == []

@@ -103,6 +103,9 @@ class OfflineContactExtractor:
         candidates = extract_offline(request.prompt)
         value = request.response_model.model_validate(candidates.model_dump())
         usage = LlmUsage(
-            self.model, input_tokens=len(request.prompt) // 4, output_tokens=len(candidates.candidates) * 20
+            self.model,
+            input_tokens=len(request.prompt) // 4,
+            output_tokens=len(candidates.candidates) * 20,
+            tenant_id=request.tenant_id,
         )
         return StructuredResult(value=value, usage=usage)

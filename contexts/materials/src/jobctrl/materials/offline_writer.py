@@ -54,6 +54,7 @@ class OfflineMaterialsWriter:
             model=self.model,
             input_tokens=(len(request.system) + len(request.prompt)) // 4,
             output_tokens=len(draft.model_dump_json()) // 4,
+            tenant_id=request.tenant_id,
         )
         return StructuredResult(value=value, usage=usage)
 

@@ -90,6 +90,7 @@ def tailor_resume(
         system="Tailor the candidate's resume to the posting. " + GROUNDING_RULES,
         prompt=prompt_for(profile, posting),
         context=llm_context(profile, posting),
+        tenant_id=command.origin.tenant_id,
     )
     issues: list[ValidationIssue]
     try:

@@ -84,6 +84,7 @@ def write_cover_letter(
         system="Write a cover letter for the posting in plain paragraphs. " + GROUNDING_RULES,
         prompt=prompt_for(profile, posting),
         context=llm_context(profile, posting),
+        tenant_id=command.origin.tenant_id,
     )
     try:
         result = llm.structured(request)

@@ -114,13 +114,14 @@ class InstructorProvider:
                     self._settings.model,
                     prompt_tokens,
                     completion_tokens if isinstance(completion_tokens, int) else 0,
+                    tenant_id=request.tenant_id,
                 )
             )
         )
 
     def _priced(self, usage: LlmUsage) -> LlmUsage:
         cost = self._settings.cost_usd(usage.model, usage.input_tokens, usage.output_tokens)
-        return LlmUsage(usage.model, usage.input_tokens, usage.output_tokens, cost)
+        return LlmUsage(usage.model, usage.input_tokens, usage.output_tokens, cost, tenant_id=usage.tenant_id)
 
 
 def _usage_of(model: str, completion: Any, request: StructuredRequest[Any]) -> LlmUsage:
@@ -128,8 +129,10 @@ def _usage_of(model: str, completion: Any, request: StructuredRequest[Any]) -> L
     prompt = getattr(usage, "prompt_tokens", None)
     output = getattr(usage, "completion_tokens", None)
     if not isinstance(prompt, int) or not isinstance(output, int) or prompt < 0 or output < 0:
-        return LlmUsage(model, estimate_tokens(request.system, request.prompt), 0)
-    return LlmUsage(model, prompt, output)
+        return LlmUsage(
+            model, estimate_tokens(request.system, request.prompt), 0, tenant_id=request.tenant_id
+        )
+    return LlmUsage(model, prompt, output, tenant_id=request.tenant_id)
 
 
 def _map_api_error(exc: openai.APIError) -> JobCtrlError:

@@ -53,10 +53,12 @@ class OfflineProvider:
             # Re-validate through the model: a handler is held to the same contract as a provider.
             value = request.response_model.model_validate(produced.model_dump(mode="json"))
         except ValidationError as exc:
-            self._spend.record(LlmUsage(self._model, input_tokens, 0))
+            self._spend.record(LlmUsage(self._model, input_tokens, 0, tenant_id=request.tenant_id))
             raise LlmOutputInvalidError(
                 f"offline handler output invalid: {exc.error_count()} errors"
             ) from exc
-        usage = LlmUsage(self._model, input_tokens, estimate_tokens(value.model_dump_json()))
+        usage = LlmUsage(
+            self._model, input_tokens, estimate_tokens(value.model_dump_json()), tenant_id=request.tenant_id
+        )
         self._spend.record(usage)
         return StructuredResult(value=value, usage=usage)

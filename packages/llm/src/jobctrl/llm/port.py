@@ -25,6 +25,8 @@ class StructuredRequest(Generic[T]):
     prompt: str
     context: dict[str, object] = field(default_factory=dict)
     max_output_tokens: int = 4096
+    #: whose spend this call is: the ledger keys each call's cost by tenant and day
+    tenant_id: str = "local"
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class LlmUsage:
     output_tokens: int
     # Priced by the provider from its configured price table; ``None``: the recorder prices it.
     cost_usd: float | None = None
+    tenant_id: str = "local"  # the request's tenant, copied by the provider
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,10 @@ from temporalio.client import Client
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home
+from jobctrl.orchestration.spend.ledger import SpendLedger
 from jobctrl.orchestration.workflows.ids import TASK_QUEUE
 from jobctrl.runtime.activities import ActivityFn
-from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort, SpendStatusPort
+from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort
 from jobctrl.runtime.settings import SettingsSource
 from jobctrl.runtime.worker import WorkerRuntime
 
@@ -150,7 +151,7 @@ async def local_runtime(
     db: Database,
     store: EventStore,
     settings: SettingsSource,
-    spend: SpendStatusPort,
+    spend: SpendLedger,
     overrides: Iterable[ActivityFn] = (),
     address: str | None = None,
     namespace: str = "default",

@@ -22,9 +22,10 @@ from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxR
 
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.spend.ledger import SpendLedger
 from jobctrl.orchestration.workflows import WORKFLOWS
 from jobctrl.runtime.activities import ActivityDeps, ActivityFn, build_activities
-from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort, SpendStatusPort
+from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.runtime.reconcile.auto_apply import reconcile_auto_apply_loop
@@ -74,7 +75,7 @@ class WorkerRuntime:
     db: Database
     store: EventStore
     settings: SettingsSource
-    spend: SpendStatusPort
+    spend: SpendLedger
     task_queue: str
     namespace: str = "default"
     overrides: Iterable[ActivityFn] = ()

@@ -68,6 +68,7 @@ async def run_research(
             response_model=ContactResearchCandidates,
             system=SYSTEM_PROMPT,
             prompt=page.text[:MAX_PROMPT_TEXT],
+            tenant_id=svc.tenant_id,
         )
         result = svc.llm.structured(request)
         if svc.spend is not None:

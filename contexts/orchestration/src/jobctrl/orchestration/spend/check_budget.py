@@ -1,4 +1,4 @@
-"""The spend preflight every spendful workflow runs before paid work."""
+"""The spend preflight every spendful workflow runs before paid work (the one spend rule, ADR 0110)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from jobctrl.kernel.errors import BudgetExceededError
 from jobctrl.orchestration.spend.ledger import SpendLedger, SpendStatus
 
 
-def check_spend_budget(ledger: SpendLedger) -> SpendStatus:
-    """Return today's status, or raise ``BudgetExceededError`` (non-retryable) at or above the ceiling."""
-    status = ledger.status()
+def check_spend_budget(ledger: SpendLedger, tenant_id: str = "local") -> SpendStatus:
+    """The tenant's status of today, or ``BudgetExceededError`` (non-retryable) at or above the ceiling."""
+    status = ledger.status(tenant_id)
     if status.exceeded:
         raise BudgetExceededError(
-            f"daily LLM spend {status.spent_usd:.4f} USD reached the {status.budget_usd:.2f} USD ceiling"
+            f"today's LLM spend of tenant {tenant_id!r}, {status.spent_usd:.4f} USD, reached the "
+            f"{status.budget_usd:.2f} USD ceiling"
         )
     return status

@@ -1,4 +1,8 @@
-"""``llm_spend``: an UPSERT per UTC day, implementing ``jobctrl.llm.SpendRecorder``.
+"""``llm_spend``: an UPSERT per tenant and UTC day, implementing ``jobctrl.llm.SpendRecorder``.
+
+This is the one spend ledger and ``SpendStatus.exceeded`` the one spend rule: the worker's
+``check_spend_budget`` activity, the auto-apply budget halt and the operations snapshot all read
+``SpendLedger.status`` (ADR 0110).  A call's tenant is the one its request named (``LlmUsage.tenant_id``).
 
 Spend is recorded after every call, success or not, and never refunded.  The addition happens in
 the database (``cost_usd = cost_usd + excluded.cost_usd``) so concurrent recorders never lose an
@@ -23,6 +27,7 @@ from jobctrl.orchestration.tables import llm_spend
 
 @dataclass(frozen=True)
 class SpendStatus:
+    tenant_id: str
     day: str
     spent_usd: float
     budget_usd: float
@@ -57,13 +62,21 @@ class SpendLedger:
             if usage.cost_usd is not None
             else estimate_cost_usd(usage.model, usage.input_tokens, usage.output_tokens)
         )
-        self.add(cost, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
+        self.add(
+            cost,
+            tenant_id=usage.tenant_id,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+        )
 
-    def add(self, cost_usd: float, *, input_tokens: int = 0, output_tokens: int = 0) -> None:
-        """Add a provider-reported or estimated cost to today's row."""
+    def add(
+        self, cost_usd: float, *, tenant_id: str = "local", input_tokens: int = 0, output_tokens: int = 0
+    ) -> None:
+        """Add a provider-reported or estimated cost to the tenant's row of today."""
         if cost_usd < 0 or input_tokens < 0 or output_tokens < 0:
             raise ValueError("spend cannot be negative")
         row = {
+            "tenant_id": tenant_id,
             "day": self._today(),
             "cost_usd": cost_usd,
             "input_tokens": input_tokens,
@@ -74,7 +87,7 @@ class SpendLedger:
         insert = pg_insert if self.db.is_postgres else sqlite_insert
         stmt = insert(llm_spend).values(**row)
         stmt = stmt.on_conflict_do_update(
-            index_elements=[llm_spend.c.day],
+            index_elements=[llm_spend.c.tenant_id, llm_spend.c.day],
             set_={
                 "cost_usd": llm_spend.c.cost_usd + stmt.excluded.cost_usd,
                 "input_tokens": llm_spend.c.input_tokens + stmt.excluded.input_tokens,
@@ -86,15 +99,19 @@ class SpendLedger:
         with self.db.write() as conn:
             conn.execute(stmt)
 
-    def status(self) -> SpendStatus:
-        """Today's (UTC) spend against the current ceiling."""
+    def status(self, tenant_id: str = "local") -> SpendStatus:
+        """The tenant's spend of today (UTC) against the current ceiling."""
         day = self._today()
         with self.db.read() as conn:
             row = conn.execute(
-                select(llm_spend.c.cost_usd, llm_spend.c.calls).where(llm_spend.c.day == day)
+                select(llm_spend.c.cost_usd, llm_spend.c.calls).where(
+                    llm_spend.c.tenant_id == tenant_id, llm_spend.c.day == day
+                )
             ).first()
         spent, calls = (float(row[0]), int(row[1])) if row else (0.0, 0)
-        return SpendStatus(day=day, spent_usd=spent, budget_usd=float(self._budget_usd()), calls=calls)
+        return SpendStatus(
+            tenant_id=tenant_id, day=day, spent_usd=spent, budget_usd=float(self._budget_usd()), calls=calls
+        )
 
 
 def ledger_with_settings(db: Database, *, clock: Clock | None = None) -> SpendLedger:

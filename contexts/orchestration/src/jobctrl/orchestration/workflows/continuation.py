@@ -28,7 +28,12 @@ from temporalio.exceptions import WorkflowAlreadyStartedError, is_cancelled_exce
 from jobctrl.activity_contracts.contracts import PreparationStep
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
-from jobctrl.orchestration.workflows.lifecycle import now_iso, run_with_lifecycle
+from jobctrl.orchestration.workflows.lifecycle import (
+    SPEND_PREFLIGHT_PATCH,
+    now_iso,
+    run_with_lifecycle,
+    spend_preflight,
+)
 from jobctrl.orchestration.workflows.preparation import JobPreparationInput, JobPreparationWorkflow
 
 WORKFLOW_TYPE = "ProfileContinuationWorkflow"
@@ -146,6 +151,10 @@ class ProfileContinuationWorkflow:
     async def _continue(self, params: ProfileContinuationInput) -> ProfileContinuationResult:
         for older in params.after:
             await self._await_older(older)
+        # The spend gate before anything is re-prepared, after the older continuations spent theirs
+        # (one attempt, non-retryable; ADR 0110).
+        if workflow.patched(SPEND_PREFLIGHT_PATCH):
+            await spend_preflight(params.tenant, WORKFLOW_TYPE)
         targets: ContinuationTargets = await workflow.execute_activity(
             TARGETS_ACTIVITY,
             ContinuationTargetsInput(params.tenant, params.profile_version),

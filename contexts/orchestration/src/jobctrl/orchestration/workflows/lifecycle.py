@@ -31,6 +31,11 @@ def now_iso() -> str:
     return workflow.now().isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+#: The patch id guarding the preflight of JobPreparation and ProfileContinuation (ADR 0110): runs
+#: recorded before they ran it replay without it.
+SPEND_PREFLIGHT_PATCH = "spend-preflight-v1"
+
+
 async def spend_preflight(tenant: str, workflow_type: str, *, single_attempt: bool = True) -> None:
     """The ceiling gate before any paid work; ``budget_exceeded`` is non-retryable either way."""
     await workflow.execute_activity(

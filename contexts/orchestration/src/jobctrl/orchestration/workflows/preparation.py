@@ -3,7 +3,7 @@
 A failed step fails only this job's run (with ``{step}_failed`` / ``pdf_render_failed``) after the
 mandatory owner-scoped ``recover_preparation_state`` reconciliation; a rerun
 under the same key loads the checkpoint and resumes at the failed step.  ``skipped`` or
-``not_eligible`` ends the chain without failing it.
+``not_eligible`` ends the chain without failing it.  The spend preflight runs first (ADR 0110).
 """
 
 from __future__ import annotations
@@ -24,7 +24,11 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
-from jobctrl.orchestration.workflows.lifecycle import run_with_lifecycle
+from jobctrl.orchestration.workflows.lifecycle import (
+    SPEND_PREFLIGHT_PATCH,
+    run_with_lifecycle,
+    spend_preflight,
+)
 
 WORKFLOW_TYPE = "JobPreparationWorkflow"
 OWNER_RECOVERY_PATCH = "preparation-owner-recovery-v1"
@@ -66,6 +70,9 @@ class JobPreparationWorkflow:
         return await run_with_lifecycle(WORKFLOW_TYPE, params.tenant, summary, lambda: self._prepare(params))
 
     async def _prepare(self, params: JobPreparationInput) -> JobPreparationResult:
+        # The spend gate before any paid step (one attempt, ``budget_exceeded`` non-retryable).
+        if workflow.patched(SPEND_PREFLIGHT_PATCH):
+            await spend_preflight(params.tenant, WORKFLOW_TYPE)
         checkpoint: PreparationCheckpoint = await workflow.execute_activity(
             "load_preparation_checkpoint",
             PreparationCheckpointInput(params.tenant, params.job_id, params.idempotency_key),

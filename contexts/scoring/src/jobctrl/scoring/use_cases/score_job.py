@@ -131,6 +131,7 @@ def score_job(
             system=EXTRACT_SYSTEM,
             prompt=extract_prompt(description, policy.criteria),
             context={"description": description, "criteria": policy.criteria},
+            tenant_id=tenant_id,
         )
     ).value
     if not extraction.requirements:
@@ -146,6 +147,7 @@ def score_job(
                 {"criteria": policy.criteria, "requirements": requirements_json, "profile": profile_json}
             ).decode(),
             context={"requirements": requirements_json, "profile": profile_json, "criteria": policy.criteria},
+            tenant_id=tenant_id,
         )
     ).value
 

@@ -8,17 +8,14 @@ from temporalio.client import Client
 
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import EventStore
-from jobctrl.runtime.activities.ports import (
-    NoPreparationTargets,
-    PreparationTargetsPort,
-    SpendStatusPort,
-)
+from jobctrl.orchestration.spend.ledger import SpendLedger
+from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort
 
 
 @dataclass
 class ActivityDeps:
     store: EventStore
-    spend: SpendStatusPort
+    spend: SpendLedger  # the real ledger: never a stand-in (the preflight is ours, not an edge)
     client: Client | None = None
     targets: PreparationTargetsPort = field(default_factory=NoPreparationTargets)
     clock: Clock = field(default_factory=SystemClock)

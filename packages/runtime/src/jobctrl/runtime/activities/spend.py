@@ -1,4 +1,8 @@
-"""``check_spend_budget``: the preflight gate of every spendful workflow (runtime reference §1.4)."""
+"""``check_spend_budget``: the preflight gate of every spendful workflow (runtime reference §1.4).
+
+The rule is orchestration's (``check_spend_budget`` over ``SpendLedger``, ADR 0110); this activity only
+runs it for the workflow's tenant and maps its ``budget_exceeded`` to a non-retryable failure.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from temporalio import activity
 
 from jobctrl.activity_contracts.contracts import SpendCheckInput, SpendCheckResult
 from jobctrl.kernel.errors import BudgetExceededError
+from jobctrl.orchestration.spend.check_budget import check_spend_budget
 from jobctrl.orchestration.workflows.errors import to_application_error
 from jobctrl.runtime.activities.deps import ActivityDeps
 
@@ -16,12 +21,10 @@ class SpendActivities:
 
     @activity.defn(name="check_spend_budget")
     def check_spend_budget(self, params: SpendCheckInput) -> SpendCheckResult:
-        status = self.deps.spend.today()
-        if status.exhausted:
+        try:
+            status = check_spend_budget(self.deps.spend, params.tenant_id)
+        except BudgetExceededError as exc:
             raise to_application_error(
-                BudgetExceededError(
-                    f"today's LLM spend ${status.spent_usd:.2f} is at or above the daily ceiling "
-                    f"${status.budget_usd:.2f}; {params.workflow_type} did not start paid work"
-                )
-            )
+                BudgetExceededError(f"{exc.message}; {params.workflow_type} did not start paid work")
+            ) from exc
         return SpendCheckResult(status.spent_usd, status.budget_usd)

@@ -47,7 +47,6 @@ from jobctrl.orchestration.stages.tracker import StageTrackerService
 from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.politeness import CONTACT_POLICY, ENRICHMENT_POLICY, CrawlPolicy, PolitenessGateway, UserAgent
 from jobctrl.runtime.activities import ActivityFn
-from jobctrl.runtime.activities.ports import SpendStatus
 from jobctrl.runtime.composition.browser import ManagedBrowserApply
 from jobctrl.runtime.composition.email import ResumePdfReader, smtp_sender_from
 from jobctrl.runtime.composition.facts import JobFacts
@@ -71,17 +70,6 @@ def honest_user_agent(settings: OrchestrationSettings) -> UserAgent:
 def local_policy(policy: CrawlPolicy) -> CrawlPolicy:
     """Loopback sources (the sample board) may be crawled; everything else keeps its policy."""
     return policy.for_local_servers().replace(min_interval_s=0.0)
-
-
-class LedgerSpend:
-    """The worker's spend port (``check_spend_budget``, the auto-apply halt) over the real ledger."""
-
-    def __init__(self, ledger: SpendLedger) -> None:
-        self.ledger = ledger
-
-    def today(self) -> SpendStatus:
-        status = self.ledger.status()
-        return SpendStatus(status.spent_usd, status.budget_usd)
 
 
 @dataclass
@@ -207,8 +195,9 @@ class Composition:
         )  # fmt: skip
 
     @property
-    def spend(self) -> LedgerSpend:
-        return LedgerSpend(self.ledger)
+    def spend(self) -> SpendLedger:
+        """The one ledger the LLM provider records into and the preflight reads (ADR 0110)."""
+        return self.ledger
 
     def activities(self) -> list[ActivityFn]:
         return [

@@ -15,9 +15,9 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.spend.ledger import SpendLedger
 from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput
 from jobctrl.orchestration.workflows.ids import AUTO_APPLY_LOOP_ID
-from jobctrl.runtime.activities.ports import SpendStatusPort
 from jobctrl.runtime.settings import RuntimeSettings
 from jobctrl.runtime.workflow_runs import fold_runs
 
@@ -40,19 +40,21 @@ async def _running(client: Client) -> bool:
     return desc.status == WorkflowExecutionStatus.RUNNING
 
 
-def _halted_by_budget(store: EventStore, spend: SpendStatusPort) -> bool:
+def _halted_by_budget(store: EventStore, spend: SpendLedger, tenant: str) -> bool:
     loop_runs = [r for (wid, _), r in fold_runs(store).items() if wid == AUTO_APPLY_LOOP_ID]
     if not loop_runs:
         return False
     latest = max(loop_runs, key=lambda r: r.started_at or "")
-    return latest.status == "failed" and latest.error_code == "budget_exceeded" and spend.today().exhausted
+    return (
+        latest.status == "failed" and latest.error_code == "budget_exceeded" and spend.status(tenant).exceeded
+    )
 
 
 async def reconcile_auto_apply_loop(
     client: Client,
     settings: RuntimeSettings,
     store: EventStore,
-    spend: SpendStatusPort,
+    spend: SpendLedger,
     task_queue: str,
     tenant: str = "local",
 ) -> LoopAction:
@@ -64,7 +66,7 @@ async def reconcile_auto_apply_loop(
         return LoopAction.IDLE
     if running:
         return LoopAction.ALREADY_RUNNING
-    if _halted_by_budget(store, spend):
+    if _halted_by_budget(store, spend, tenant):
         return LoopAction.BUDGET_HALT
     await client.start_workflow(
         ApplyWorkflow.run,

@@ -7,29 +7,48 @@ import uuid
 from collections.abc import AsyncIterator, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from temporalio.client import Client
 from temporalio.worker import Worker
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.spend.ledger import SpendLedger, ledger_with_settings
+from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.runtime.activities import ActivityDeps, ActivityFn
-from jobctrl.runtime.activities.ports import FixedSpendStatus, PreparationTargetsPort
+from jobctrl.runtime.activities.ports import PreparationTargetsPort
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 from jobctrl.runtime.worker import build_worker
 
 
-class CountingSpend(FixedSpendStatus):
-    """A spend port that counts how often the preflight read it (one read = one attempt)."""
+async def activity_attempts(
+    client: Client, workflow_id: str, activity_type: str, *, run_id: str | None = None
+) -> int:
+    """How many attempts of ``activity_type`` the run's history holds, following its continue-as-new
+    chain from ``run_id`` (default: the latest run only).
 
-    def __init__(self, spent_usd: float = 0.0, budget_usd: float = 25.0) -> None:
-        super().__init__(spent_usd, budget_usd)
-        self.reads = 0
-
-    def today(self):  # type: ignore[no-untyped-def]
-        self.reads += 1
-        return super().today()
+    Read from Temporal, not from a counting stand-in, so the live activity (and its ledger) runs."""
+    attempts = 0
+    next_run: str | None = run_id
+    while True:
+        history = await client.get_workflow_handle(workflow_id, run_id=next_run).fetch_history()
+        scheduled: dict[int, int] = {}
+        next_run = None
+        for event in history.events:
+            if event.HasField("activity_task_scheduled_event_attributes"):
+                if event.activity_task_scheduled_event_attributes.activity_type.name == activity_type:
+                    scheduled[event.event_id] = 0
+            elif event.HasField("activity_task_started_event_attributes"):
+                started = event.activity_task_started_event_attributes
+                if started.scheduled_event_id in scheduled:
+                    scheduled[started.scheduled_event_id] = started.attempt  # the last attempt's number
+            elif event.HasField("workflow_execution_continued_as_new_event_attributes") and run_id:
+                next_run = event.workflow_execution_continued_as_new_event_attributes.new_execution_run_id
+        attempts += sum(scheduled.values())
+        if next_run is None:
+            return attempts
 
 
 @dataclass
@@ -46,7 +65,18 @@ class Harness:
     address: str
     db: Database
     namespace: str = "default"
-    spend: CountingSpend = field(default_factory=CountingSpend)
+
+    def __post_init__(self) -> None:
+        # The real ledger over the test's database, its ceiling read from the saved settings: the
+        # preflight on the live path is never a stand-in (ADR 0110).
+        create_orchestration_tables(self.db)
+        self.spend: SpendLedger = ledger_with_settings(self.db)
+
+    def set_spend(self, spent_usd: float, budget_usd: float, tenant_id: str = "local") -> None:
+        """Save ``budget_usd`` as the daily ceiling and add ``spent_usd`` to the tenant's row of today."""
+        SettingsStore(self.db).update({"daily_budget_usd": budget_usd})
+        if spent_usd:
+            self.spend.add(spent_usd, tenant_id=tenant_id)
 
     @property
     def store(self) -> EventStore:

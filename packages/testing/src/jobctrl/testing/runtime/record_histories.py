@@ -1,10 +1,11 @@
 """Record the workflow histories the replay tests check (run on purpose, never by the test suite).
 
 ``python -m jobctrl.testing.runtime.record_histories DIR [NAME ...]`` starts an embedded dev server,
-runs Discover (one family failing), a preparation that fails at cover, a single-job apply and a
+runs Discover (one family failing), a preparation that fails at cover, a single-job apply, a
 profile continuation (a saved profile drained through the outbox, awaiting one older continuation)
-with fake context activities, and writes each history as JSON into DIR.  With NAMEs only those
-histories are written, so an older recorded version of another workflow is never overwritten.
+and a contact research run with fake context activities, and writes each history as JSON into DIR.
+With NAMEs only those histories are written, so an older recorded version of another workflow is
+never overwritten.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows import (
     ApplyWorkflow,
     ApplyWorkflowInput,
+    ContactResearchInput,
+    ContactResearchWorkflow,
     DiscoverWorkflow,
     DiscoverWorkflowInput,
     JobPreparationInput,
@@ -36,11 +39,12 @@ from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.testing.runtime.fakes import FakeContexts
 from jobctrl.testing.runtime.harness import Harness, RunningWorker
 
-NAMES = (
+NAMES = (  # v3: the preparation and the continuation run the spend preflight (ADR 0110, patched)
     "discover_partial.json",
-    "preparation_failed_at_cover_v2.json",
+    "preparation_failed_at_cover_v3.json",
     "apply_single.json",
-    "profile_continuation_v2.json",
+    "profile_continuation_v3.json",
+    "contact_research.json",
 )
 
 
@@ -95,6 +99,14 @@ async def record(out: Path, names: tuple[str, ...] = NAMES) -> None:
                 await apply.result()
                 histories = [await h.fetch_history() for h in (discover, prep, apply)]
                 histories.append(await _continuation(w))
+                research = await w.client.start_workflow(
+                    ContactResearchWorkflow.run,
+                    ContactResearchInput(task_id="task-r", tenant="local", employer="Initech"),
+                    id="contact-research-local-task-r",
+                    task_queue=w.task_queue,
+                )
+                await research.result()
+                histories.append(await research.fetch_history())
                 for history, name in zip(histories, NAMES, strict=True):
                     if name in names:
                         (out / name).write_text(history.to_json())

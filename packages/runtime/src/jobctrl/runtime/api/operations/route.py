@@ -22,9 +22,9 @@ _encoder = msgspec.json.Encoder()
 router = APIRouter()
 
 
-def budget_blocked(db: Database, clock: Clock | None = None) -> bool:
+def budget_blocked(db: Database, tenant_id: str = "local", clock: Clock | None = None) -> bool:
     """Work that spends LLM budget is blocked while today's spend ledger is at its ceiling."""
-    return ledger_with_settings(db, clock=clock).status().exceeded
+    return ledger_with_settings(db, clock=clock).status(tenant_id).exceeded
 
 
 def ensure_operations_schema(db: Database) -> None:
@@ -49,7 +49,7 @@ async def pipeline_operations(request: Request) -> Response:
             ensure_operations_schema(db)
             state.operations_schema_ready = True
         now = datetime.now(UTC)
-        budget = budget_blocked(db)
+        budget = budget_blocked(db, tenant_id)
         with db.read() as conn:
             inputs = SnapshotInputs(
                 now=now, tenant_id=tenant_id, db_path=database_identity(db), budget_exceeded=budget,
