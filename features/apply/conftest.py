@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -72,16 +71,23 @@ class Inbox:
         return "250 OK"
 
 
+class PortZeroController(Controller):
+    """aiosmtpd's controller bound to port 0 by the server itself; the port is read back once it
+    listens (no bind-then-release probe that another process could race)."""
+
+    def _trigger_server(self) -> None:
+        assert self.server is not None
+        self.port = int(self.server.sockets[0].getsockname()[1])
+        super()._trigger_server()  # type: ignore[no-untyped-call]
+
+
 @pytest.fixture
 def smtp() -> Iterator[tuple[Inbox, int]]:
     inbox = Inbox()
-    with socket.socket() as probe:  # aiosmtpd needs a concrete port; take a free one
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller = PortZeroController(inbox, hostname="127.0.0.1", port=0)
     controller.start()
     try:
-        yield inbox, port
+        yield inbox, int(controller.port)
     finally:
         controller.stop()
 

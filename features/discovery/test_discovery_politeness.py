@@ -33,17 +33,18 @@ LOCAL = ENRICHMENT_POLICY.for_local_servers().replace(min_interval_s=0.0)
 
 @pytest.fixture
 def gateway(runner: Any, clock: FixedClock) -> Iterator[PolitenessGateway]:
-    gw = PolitenessGateway(
-        UserAgent(contact="https://example.org/jobctrl"), clock=clock, robots_timeout_s=0.3
-    )
+    # The reference's 5 s robots budget: only the scenario about a slow robots.txt shortens it.
+    gw = PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock)
     yield gw
     runner.run(gw.aclose())
 
 
-def _closed_port() -> int:
+@pytest.fixture
+def refusing_port() -> Iterator[int]:
+    """A port that refuses connections: bound (so nobody else takes it) but never listening."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        yield int(s.getsockname()[1])
 
 
 def _url(ctx: dict[str, Any], site: LocalHttpServer, path: str) -> str:
@@ -51,14 +52,22 @@ def _url(ctx: dict[str, Any], site: LocalHttpServer, path: str) -> str:
 
 
 @given(parsers.parse("a career site whose robots.txt answers {answer}"))
-def robots_answers(site: LocalHttpServer, ctx: dict[str, Any], answer: str) -> None:
+def robots_answers(
+    site: LocalHttpServer,
+    ctx: dict[str, Any],
+    answer: str,
+    gateway: PolitenessGateway,
+    request: pytest.FixtureRequest,
+) -> None:
     site.set_route("/jobs/1", Route(200, b"<html>job</html>", "text/html"))
     if answer.isdigit():
         site.set_route("/robots.txt", Route(int(answer), b"", "text/plain"))
     elif answer == "slowly":
-        site.set_route("/robots.txt", Route(200, b"User-agent: *\nAllow: /\n", "text/plain", delay_s=0.8))
+        # A timeout scenario: a short budget, and an answer that comes 200 times later (never, in effect).
+        gateway.robots_timeout_s = 0.3
+        site.set_route("/robots.txt", Route(200, b"User-agent: *\nAllow: /\n", "text/plain", delay_s=60.0))
     elif answer == "connection refused":
-        ctx["base"] = f"http://127.0.0.1:{_closed_port()}"
+        ctx["base"] = f"http://127.0.0.1:{request.getfixturevalue('refusing_port')}"
     elif answer == "an unknown host":
         ctx["base"] = "http://jobs.nonexistent.invalid"
     elif answer == "from 10.1.2.3":

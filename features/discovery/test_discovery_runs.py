@@ -28,7 +28,7 @@ from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX, SAMPLE_PO
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.store import EventStore
-from jobctrl.politeness import ATS_POLICY, CrawlPolicy, PolitenessGateway, RequestBudget, UserAgent
+from jobctrl.politeness import ATS_POLICY, PolitenessGateway, RequestBudget, UserAgent
 
 scenarios("discovery/discovery_runs.feature")
 FORMATS: dict[str, AtsKind] = {
@@ -37,12 +37,6 @@ FORMATS: dict[str, AtsKind] = {
     "Ashby": "ashby",
     "Careers": "other",
 }
-
-
-def _local(policy: CrawlPolicy) -> CrawlPolicy:
-    return policy.for_local_servers().replace(
-        min_interval_s=0.0, request_timeout_s=0.5, max_body_bytes=2_000_000
-    )
 
 
 def _events(store: EventStore, cls: type[DomainEvent]) -> list[Any]:

@@ -45,7 +45,7 @@ def test_a_notification_wakes_the_following_runner(pg: Database) -> None:
     thread = threading.Thread(target=runner.run, args=(stop,))
     thread.start()
     try:
-        time.sleep(0.5)  # the runner is caught up and waiting
+        assert runner.waiting.wait(10), "the runner never caught up"  # caught up, now waiting
         started = time.monotonic()
         event = StageStarted(
             job_id="j1", stage="enrich", attempt_number=1, started_at="2026-03-01T09:00:00.000Z"

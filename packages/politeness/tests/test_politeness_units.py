@@ -131,15 +131,15 @@ def test_budget_only_goes_up_and_refuses_past_its_limit() -> None:
 
 @pytest.mark.asyncio
 async def test_a_refused_connection_or_unknown_host_is_a_transient_network_error() -> None:
-    with socket.socket() as s:
+    with socket.socket() as s:  # bound, never listening: it refuses, and nobody else can take it
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    async with _gateway() as gw:
-        policy = ATS_POLICY.for_local_servers()
-        with pytest.raises(TransientNetworkError):
-            await gw.get(f"http://127.0.0.1:{port}/jobs", policy, RequestBudget(3))
-        with pytest.raises(TransientNetworkError):
-            await gw.get("http://board.nonexistent.invalid/jobs", ATS_POLICY, RequestBudget(3))
+        async with _gateway() as gw:
+            policy = ATS_POLICY.for_local_servers()
+            with pytest.raises(TransientNetworkError):
+                await gw.get(f"http://127.0.0.1:{port}/jobs", policy, RequestBudget(3))
+            with pytest.raises(TransientNetworkError):
+                await gw.get("http://board.nonexistent.invalid/jobs", ATS_POLICY, RequestBudget(3))
 
 
 @pytest.mark.asyncio

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -18,13 +17,6 @@ from jobctrl.testing.runtime.harness import Harness
 from jobctrl.testing.runtime.server import shared_dev_server
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @dataclass
 class RunningApi:
     app: FastAPI
@@ -38,10 +30,9 @@ class RunningApi:
 
 def run_api(config: ApiConfig, log_level: str = "warning") -> Iterator[RunningApi]:
     app = create_app(config)
-    port = free_port()
-    server = uvicorn.Server(
+    server = uvicorn.Server(  # port 0: the server binds a free port itself, read back once it listens
         uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level=log_level, lifespan="on", timeout_graceful_shutdown=3
+            app, host="127.0.0.1", port=0, log_level=log_level, lifespan="on", timeout_graceful_shutdown=3
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)
@@ -51,6 +42,7 @@ def run_api(config: ApiConfig, log_level: str = "warning") -> Iterator[RunningAp
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("API server did not start")
         time.sleep(0.02)
+    port = int(server.servers[0].sockets[0].getsockname()[1])
     try:
         yield RunningApi(app, f"http://127.0.0.1:{port}")
     finally:

@@ -33,6 +33,7 @@ from jobctrl.orchestration.events import ProfileContinuationClosed, ProfileUpdat
 from jobctrl.orchestration.profile.aggregate import IntentStatus, SaveOutcome, continuation_workflow_id
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows.continuation import (
+    STATUS_ACTIVITY,
     TARGETS_ACTIVITY,
     WORKFLOW_TYPE,
     ContinuationTargetsInput,
@@ -53,7 +54,7 @@ from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.worker import WorkerRuntime
 from jobctrl.testing.runtime.fakes import FakeContexts
-from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.harness import Harness, activity_attempts
 from jobctrl.testing.runtime.server import OTHER_NAMESPACE
 
 JOBS = ["job-a", "job-b"]
@@ -252,8 +253,17 @@ async def test_a_newer_continuation_awaits_the_older_one_still_running(harness: 
         service.save_profile({**PROFILE, "summary": "Staff engineer"})
         second = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         assert second.attached == first.started and len(second.started) == 1  # v1 was intended: not coalesced
-        await asyncio.sleep(3)  # more than one status poll of the newer continuation
-        assert sorted(scores.seen) == [(j, 1) for j in JOBS]  # v2 has not started preparing
+        # Awaited, not slept on: v1 scored both jobs and the newer continuation polled the older one's
+        # status at least twice (so it has been waiting across a durable timer) ...
+        newer_id = second.started[0]
+        deadline = asyncio.get_running_loop().time() + 30
+        while not (
+            len(scores.seen) >= len(JOBS)
+            and await activity_attempts(rw.client, newer_id, STATUS_ACTIVITY) >= 2
+        ):
+            assert asyncio.get_running_loop().time() < deadline, (scores.seen, "the newer never polled twice")
+            await asyncio.sleep(0.1)
+        assert sorted(scores.seen) == [(j, 1) for j in JOBS]  # ... and v2 has not started preparing
         fakes.hold.clear()
         newer = rw.client.get_workflow_handle(second.started[0], result_type=ProfileContinuationResult)
         result = await asyncio.wait_for(newer.result(), 30)

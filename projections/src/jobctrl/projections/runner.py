@@ -65,6 +65,8 @@ class ProjectionRunner:
         self.stats = RunnerStats()
         self._stop = threading.Event()
         self._prepared = False
+        #: set while ``run`` is caught up and waiting for new rows (a test awaits it instead of sleeping)
+        self.waiting = threading.Event()
 
     # -- lifecycle --------------------------------------------------------------------------------
     def prepare(self) -> list[str]:
@@ -130,7 +132,9 @@ class ProjectionRunner:
         try:
             while not self._stop.is_set():
                 if self.catch_up() == 0:
+                    self.waiting.set()
                     waiter.wait(self.poll_interval, self._stop)
+                    self.waiting.clear()
         finally:
             waiter.close()
 

@@ -15,7 +15,8 @@ BAD_ANSWERS: dict[str, Route] = {
     "empty": Route(200, b""),
     "wrong shape": Route(200, b'{"jobs": {"id": 1}}'),
     "huge": Route(200, b'{"jobs": [' + b'{"id": 1},' * 300_000 + b"{}]}"),
-    "slowly": Route(200, b'{"jobs": []}', delay_s=1.5),
+    # Far longer than any request budget, so the timeout is certain (``stop()`` ends the wait).
+    "slowly": Route(200, b'{"jobs": []}', delay_s=60.0),
     "500": Route(500, b"oops"),
     "503": Route(503, b"unavailable"),
     "404": Route(404, b'{"error": "board not found"}'),
@@ -30,8 +31,9 @@ LISTING_PATHS: dict[AtsKind, str] = {
 
 
 def quick_local_policy(policy: CrawlPolicy) -> CrawlPolicy:
-    """A policy for crawling the local board in tests: loopback allowed, no pacing, short timeout and a
-    2 MB body cap (so "huge" and "slowly" trip the limits quickly)."""
+    """A policy for crawling the local board in tests: loopback allowed, no pacing, a 2 MB body cap (so
+    "huge" trips it) and a 3 s request budget: some 30 times a loaded machine's slowest healthy local
+    answer (0.004 to 0.09 s), and 1/20 of the "slowly" answer's delay, so neither side is a race."""
     return policy.for_local_servers().replace(
-        min_interval_s=0.0, request_timeout_s=0.5, max_body_bytes=2_000_000
+        min_interval_s=0.0, request_timeout_s=3.0, max_body_bytes=2_000_000
     )

@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 
 #: A held answer is released at the latest after this long, so a forgotten hold cannot wedge a thread.
 HOLD_LIMIT_S = 120.0
+#: ``stop()`` waits this long at most for the serving loop to end (it never hangs a test's teardown).
+STOP_LIMIT_S = 5.0
 
 
 class _QuietServer(ThreadingHTTPServer):
@@ -51,6 +53,8 @@ class _State:
     requests: list[RecordedRequest] = field(default_factory=list)
     in_flight: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: set by ``stop()``: every held or delayed answer ends at once
+    closing: threading.Event = field(default_factory=threading.Event)
 
 
 class LocalHttpServer:
@@ -94,6 +98,7 @@ class LocalHttpServer:
 
     def start(self) -> LocalHttpServer:
         state = self._state
+        state.closing.clear()
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -116,9 +121,12 @@ class LocalHttpServer:
                     if route is None:
                         route = Route(404, b'{"error":"not found"}')
                     if route.hold is not None:
-                        route.hold.wait(HOLD_LIMIT_S)
-                    if route.delay_s:
-                        time.sleep(route.delay_s)
+                        deadline = time.monotonic() + HOLD_LIMIT_S
+                        while not route.hold.wait(0.05) and not state.closing.is_set():
+                            if time.monotonic() > deadline:
+                                break
+                    if route.delay_s and state.closing.wait(route.delay_s):
+                        return  # stopping: the client gave up long ago
                     self.send_response(route.status)
                     self.send_header("Content-Type", route.content_type)
                     self.send_header("Content-Length", str(len(route.body)))
@@ -161,13 +169,23 @@ class LocalHttpServer:
         return self
 
     def stop(self) -> None:
+        """End held and delayed answers, then the serving loop, each within ``STOP_LIMIT_S``."""
+        self._state.closing.set()
+        stuck = False
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+            server, self._server = self._server, None
+            # ``shutdown()`` waits for ``serve_forever`` without a bound: wait for it on the side.
+            closer = threading.Thread(target=server.shutdown, name="local-http-stop", daemon=True)
+            closer.start()
+            closer.join(STOP_LIMIT_S)
+            stuck = closer.is_alive()
+            server.server_close()
         if self._thread is not None:
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=STOP_LIMIT_S)
+            stuck = stuck or self._thread.is_alive()
             self._thread = None
+        if stuck:
+            raise TimeoutError(f"the local HTTP server did not stop within {STOP_LIMIT_S} s")
 
     def __enter__(self) -> LocalHttpServer:
         return self.start()
