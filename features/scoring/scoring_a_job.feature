@@ -34,7 +34,7 @@ Feature: Scoring a job against the candidate profile
     Given the provider cites evidence "invented-1" for every requirement
     When job "job-1" is scored
     Then no ledger row cites "invented-1"
-    And every matched row cites at least one evidence id
+    And no requirement is claimed as met without evidence
 
   Scenario: Every model call reports its usage for the spend ledger
     When job "job-1" is scored

@@ -58,6 +58,25 @@ def test_deterministic_ids_depend_only_on_their_parts() -> None:
     assert deterministic_id("n", "a", "b") != deterministic_id("n", "ab")
 
 
+@pytest.mark.parametrize(
+    ("parts", "expected"),
+    [
+        (("n", "a", "b"), "fed4710e-6162-245f-608e-103c2cecf80d"),
+        (("job", "https://boards.example/acme/1"), "29dfdb06-f723-2490-c250-af3ea3be72e3"),
+        (
+            ("contact-candidate", "task-1", "https://x.example/team", "ada lovelace"),
+            "5c3ac91b-b2ad-ea73-fd51-a5d8f1a55d79",
+        ),
+    ],
+)
+def test_deterministic_ids_are_the_same_in_every_process_and_release(
+    parts: tuple[str, ...], expected: str
+) -> None:
+    """Fixed values: ids name stored streams and events, so a salt (per process, per release) or a
+    changed separator would fork every stream on the next restart."""
+    assert deterministic_id(*parts) == expected
+
+
 def test_fixed_clock_and_wire_format() -> None:
     clock = FixedClock(datetime(2026, 1, 2, 3, 4, 5, 678_000, tzinfo=UTC))
     clock.advance(timedelta(seconds=1))

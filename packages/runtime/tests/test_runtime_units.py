@@ -46,6 +46,9 @@ def test_preparation_key_is_stable_and_sensitive_to_every_part() -> None:
     base = preparation_idempotency_key("local", "job-1", "score_job", 3, "evt-1")
     assert base == preparation_idempotency_key("local", "job-1", "score_job", 3, "evt-1")
     assert re.fullmatch(r"preparation:[0-9a-f]{64}", base)
+    assert (
+        base == "preparation:28414e97775f86fdb7eb4fc6ea3a3c47526f275055c764becd5b3b595a2e086a"
+    )  # fixed in every process
     variants = [
         ("other", "job-1", "score_job", 3, "evt-1"),
         ("local", "job-2", "score_job", 3, "evt-1"),

@@ -1,0 +1,44 @@
+"""The stage-rejection rule, guarded a second time: a unit of work whose later write is rejected
+appends none of its writes, not even the allowed ones before it (the BDD scenario covers a lone
+rejected write)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.stages.aggregate import JobStages
+from jobctrl.orchestration.stages.service import StageService
+from jobctrl.orchestration.stages.states import StageOwner, kind_of
+from jobctrl.orchestration.stages.transitions import TransitionRejected
+
+pytestmark = [pytest.mark.both_databases, pytest.mark.integration]
+AT = "2026-03-01T09:00:00.000Z"
+OWNER = StageOwner("wf-1", "run-1", 1)
+
+
+def test_a_unit_with_a_rejected_write_appends_none_of_its_writes(database: Database) -> None:
+    store = EventStore(database, registry())
+    store.create_schema()
+    stages = StageService(store, clock=FixedClock())
+
+    def score_done(s: JobStages) -> None:
+        s.start("score", at=AT, owner=OWNER)
+        s.complete("score", at=AT, duration_ms=5, owner=OWNER)
+
+    stages.run("j1", score_done, owner=OWNER)
+    head, version = store.head_position(), stages.load("j1").version
+
+    def allowed_then_rejected(s: JobStages) -> None:
+        s.enqueue("enrich", at=AT)  # allowed from Pending
+        s.unblock("apply", at=AT)  # Pending by Unblock: rejected
+
+    with pytest.raises(TransitionRejected) as rejected:
+        stages.run("j1", allowed_then_rejected, owner=OWNER)
+    assert kind_of(rejected.value.state) == "Pending" and rejected.value.trigger.value == "Unblock"
+    assert store.head_position() == head
+    reloaded = stages.load("j1")
+    assert reloaded.version == version
+    assert kind_of(reloaded.state("enrich")) == "Pending" and kind_of(reloaded.state("score")) == "Succeeded"
