@@ -30,7 +30,11 @@ def profiles(store: EventStore, clock: FixedClock) -> ProfileService:
 
 
 def _content(skills: str, style: str) -> dict[str, Any]:
-    return {"contact": {"name": "Ada"}, "skills": skills.split(","), "style": {"theme": style}}
+    return {
+        "contact": {"name": "Ada", "headline": "Engineer"},
+        "skills": [{"id": "skills-1", "name": "Skills", "skills": skills.split(",")}],
+        "style": {"theme": style},
+    }
 
 
 @given(parsers.parse('the profile was saved with skills "{skills}" and style "{style}"'))

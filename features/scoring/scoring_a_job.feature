@@ -17,11 +17,18 @@ Feature: Scoring a job against the candidate profile
     Then requirement "Experience with Azure" is "transferable" citing "skill-gcp"
 
   Scenario: A work-authorization requirement the profile cannot meet caps the score at 4
-    Given the candidate has no work authorization on file
+    Given the candidate is authorized to work in the "United Kingdom" only
     And the posting also requires "Must be authorized to work in the US"
     When job "job-1" is scored
     Then requirement "Must be authorized to work in the US" is "blocked" citing nothing
     And the score is at most 4 and the job is marked ineligible
+
+  Scenario: A right-to-work line the profile says nothing about is not a blocker
+    Given the candidate has no work authorization on file
+    And the posting also requires "Must be authorized to work in the US"
+    When job "job-1" is scored
+    Then requirement "Must be authorized to work in the US" is "not_assessed" citing nothing
+    And the job is not marked ineligible
 
   Scenario: A posted salary never becomes a blocker
     Given the candidate has no work authorization on file

@@ -30,6 +30,11 @@ def _ledger(store: EventStore) -> list[LedgerRow]:
     return list(msgspec.convert(_latest(store).breakdown, ScoreBreakdown).requirements)
 
 
+@given(parsers.parse('the candidate is authorized to work in the "{country}" only'))
+def authorized_only_in(ctx: dict[str, Any], country: str) -> None:
+    ctx["profile"] = profile(authorized_in=country)
+
+
 @given("the candidate has no work authorization on file")
 def no_authorization(ctx: dict[str, Any]) -> None:
     ctx["profile"] = profile(authorized_in=None)

@@ -231,14 +231,29 @@ def test_settings_patch_validates_everything_before_saving(world: ApiWorld) -> N
 def test_profile_patch_saves_changes_and_a_no_op_writes_nothing(world: ApiWorld) -> None:
     c = world.client
     assert c.get("/v1/profile").json() == {"profileVersion": 0, "content": {}}
-    first = c.patch("/v1/profile", json={"summary": "Backend engineer", "skills": ["python"]})
+    skills = [{"id": "skills-1", "name": "Languages", "skills": ["python"]}]
+    first = c.patch(
+        "/v1/profile", json={"summary": [{"id": "sum-1", "text": "Backend engineer"}], "skills": skills}
+    )
     assert first.status_code == 200 and first.json()["outcome"] == "updated"
     assert first.json()["profileVersion"] == 1
     head = world.head()
-    same = c.patch("/v1/profile", json={"summary": "  Backend   engineer "})
+    same = c.patch("/v1/profile", json={"summary": [{"id": "sum-1", "text": "  Backend   engineer "}]})
     assert same.json()["outcome"] == "no_change" and world.head() == head
     bad = c.patch("/v1/profile", json={"hobbies": "chess"})
     assert bad.status_code == 422 and world.head() == head
+    # An unknown or malformed field anywhere is refused with each field path, and nothing is saved.
+    wrong = c.patch(
+        "/v1/profile",
+        json={
+            "experience": [{"id": "e1", "employer": "X", "title": "Y", "start": "2020", "colour": "red"}],
+            "workAuthorization": {"countries": ["uk"], "requiresSponsorship": False},
+        },
+    )
+    assert wrong.status_code == 422 and world.head() == head
+    error = wrong.json()["error"]
+    assert error["code"] == "invalid_profile"
+    assert {f["path"] for f in error["fields"]} == {"experience.0.colour", "workAuthorization.countries.0"}
 
 
 # -- apply review ------------------------------------------------------------------------------------

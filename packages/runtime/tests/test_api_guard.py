@@ -210,7 +210,9 @@ def test_an_oversized_body_is_413_before_parsing(open_api: RunningApi, database:
                            headers={"Content-Type": "application/json"}, timeout=5)  # fmt: skip
     assert streamed.status_code == 413
     assert store.head_position() == before
-    small = httpx.patch(f"{open_api.base_url}/v1/profile", json={"summary": "ok"}, timeout=5)
+    small = httpx.patch(
+        f"{open_api.base_url}/v1/profile", json={"summary": [{"id": "s1", "text": "ok"}]}, timeout=5
+    )
     assert small.status_code == 200, small.text
 
 

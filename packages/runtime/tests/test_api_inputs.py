@@ -46,9 +46,10 @@ def test_unstorable_profile_text_is_a_422_naming_the_field(world: ApiWorld, body
 
 
 def test_a_whole_surrogate_pair_is_fine(world: ApiWorld) -> None:
-    response = world.client.patch("/v1/profile", **_json('{"summary": "rocket \\ud83d\\ude80"}'))  # type: ignore[arg-type]
+    body = '{"summary": [{"id": "sum-1", "text": "rocket \\ud83d\\ude80"}]}'
+    response = world.client.patch("/v1/profile", **_json(body))  # type: ignore[arg-type]
     assert response.status_code == 200, response.text
-    assert response.json()["content"]["summary"] == "rocket \U0001f680"
+    assert response.json()["content"]["summary"] == [{"id": "sum-1", "text": "rocket \U0001f680"}]
 
 
 @pytest.mark.parametrize("param", ["q", "employer"])

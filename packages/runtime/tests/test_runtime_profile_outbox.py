@@ -58,7 +58,17 @@ from jobctrl.testing.runtime.harness import Harness, activity_attempts
 from jobctrl.testing.runtime.server import OTHER_NAMESPACE
 
 JOBS = ["job-a", "job-b"]
-PROFILE = {"summary": "Backend engineer", "skills": ["python", "sql"]}
+
+
+def summary_of(text: str) -> list[dict[str, str]]:
+    return [{"id": "sum-1", "text": text}]
+
+
+def skills_of(*names: str) -> list[dict[str, object]]:
+    return [{"id": "skills-1", "name": "Skills", "skills": list(names)}]
+
+
+PROFILE = {"summary": summary_of("Backend engineer"), "skills": skills_of("python", "sql")}
 
 
 @dataclass
@@ -152,7 +162,7 @@ async def test_a_genuine_change_starts_one_continuation_and_a_second_drain_start
             )
 
         # A normalized no-op (whitespace, reordered keys) records nothing and starts nothing.
-        noop = {"skills": ["  python", "sql "], "summary": "Backend    engineer"}
+        noop = {"skills": skills_of("  python", "sql "), "summary": summary_of("Backend    engineer")}
         assert service.save_profile(noop) is SaveOutcome.NO_CHANGE
         after_noop = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         assert after_noop.started == []
@@ -167,7 +177,7 @@ async def test_the_worker_start_up_drains_an_intent_left_while_no_worker_ran(
     store = harness.store
     service = ProfileService(store, tenant_id=tenant)
     service.save_profile(PROFILE)
-    service.save_profile({**PROFILE, "skills": ["python", "sql", "go"]})  # two never-started intents
+    service.save_profile({**PROFILE, "skills": skills_of("python", "sql", "go")})  # two never-started intents
     newest_event = updated_event_id(store, tenant)
     expected = continuation_workflow_id(tenant, newest_event)
 
@@ -221,7 +231,7 @@ async def test_a_profile_patch_drains_and_without_temporal_the_intent_waits(
     # Temporal unreachable: the save commits (200) and its intent stays queued for the next drain.
     for client in api_client(db_url, TemporalWorkflowControl("127.0.0.1:1", connect_timeout_s=1)):
         assert client.patch("/v1/settings", json={"taskQueue": queue}).status_code == 200
-        saved = client.patch("/v1/profile", json={"summary": summary})
+        saved = client.patch("/v1/profile", json={"summary": summary_of(summary)})
         assert saved.status_code == 200, saved.text
         assert saved.json()["outcome"] == "updated"
     intents = list(ProfileService(store).load().intents.values())
@@ -229,7 +239,7 @@ async def test_a_profile_patch_drains_and_without_temporal_the_intent_waits(
 
     # Temporal reachable: the next save drains, starting the pending continuation by its id.
     for client in api_client(db_url, TemporalWorkflowControl(temporal_address)):
-        saved = client.patch("/v1/profile", json={"skills": ["python"]})
+        saved = client.patch("/v1/profile", json={"skills": skills_of("python")})
         assert saved.status_code == 200 and saved.json()["outcome"] == "updated"
     profile = ProfileService(store).load()
     started = [i for i in profile.intents.values() if i.status is IntentStatus.DISPATCH_INTENDED]
@@ -250,7 +260,7 @@ async def test_a_newer_continuation_awaits_the_older_one_still_running(harness: 
         control = TemporalWorkflowControl.for_client(rw.client)
         service.save_profile(PROFILE)
         first = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
-        service.save_profile({**PROFILE, "summary": "Staff engineer"})
+        service.save_profile({**PROFILE, "summary": summary_of("Staff engineer")})
         second = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         assert second.attached == first.started and len(second.started) == 1  # v1 was intended: not coalesced
         # Awaited, not slept on: v1 scored both jobs and the newer continuation polled the older one's
@@ -322,7 +332,7 @@ async def test_a_closed_continuation_is_never_restarted_once_temporal_forgot_it(
         # Its last step recorded the terminal fact, before Temporal closed it.
         assert closed_facts(rw.store, tenant) == {done: ("succeeded", "workflow")}
         # A second revision whose start was lost after its dispatch intent (intended, never started).
-        service.save_profile({**PROFILE, "summary": "Staff engineer"})
+        service.save_profile({**PROFILE, "summary": summary_of("Staff engineer")})
         (lost,) = service.drain_outbox(lambda workflow_id: False)
         assert await control.describe(lost.workflow_id, None) is None
 
@@ -354,7 +364,7 @@ async def test_cancel_records_the_fact_and_a_drain_records_it_for_a_terminated_r
         (older,) = (
             await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         ).started
-        service.save_profile({**PROFILE, "summary": "Staff engineer"})
+        service.save_profile({**PROFILE, "summary": summary_of("Staff engineer")})
         (newer,) = (
             await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         ).started

@@ -69,12 +69,19 @@ class Education(_Model, frozen=True):
     year: str | None = None
 
 
+class Link(_Model, frozen=True):
+    label: str
+    url: str
+
+
 class CandidateProfile(_Model, frozen=True):
     version: int
     name: str
     headline: str
     email: str | None = None
+    phone: str | None = None
     location: str | None = None
+    links: list[Link] = []
     summary: list[SummarySentence] = []
     experiences: list[Experience] = []
     skills: list[SkillCategory] = []

@@ -23,7 +23,7 @@ from jobctrl.scoring.llm_tasks import (
     ExtractedRequirement,
     RequirementExtraction,
 )
-from jobctrl.scoring.profile import CandidateProfile, EvidenceItem, EvidenceKind
+from jobctrl.scoring.profile import SPONSORSHIP_NEEDED, CandidateProfile, EvidenceItem, EvidenceKind
 
 LEXICON: tuple[str, ...] = (
     "python", "java", "golang", "rust", "typescript", "javascript", "react", "vue", "angular", "node.js",
@@ -171,11 +171,22 @@ def _match_keywords(req: ExtractedRequirement, profile: CandidateProfile) -> tup
 
 def _match_years(req: ExtractedRequirement, profile: CandidateProfile) -> tuple[Fit, list[str]]:
     required = req.min_years or 0
-    relevant = [i for i in profile.evidence if i.kind is EvidenceKind.EXPERIENCE]
     if req.keywords:
-        relevant = [i for i in relevant if _mentions(i, req.keywords)]
-        years = sum(i.years or 0 for i in relevant)
+        # Years per technology: every dated item naming it counts (an experience's technologies and
+        # its title/summary each carry that experience's years), once per experience.
+        dated = [
+            i for i in profile.evidence
+            if i.years is not None and i.kind in (EvidenceKind.EXPERIENCE, EvidenceKind.SKILL)
+            and _mentions(i, req.keywords)
+        ]  # fmt: skip
+        per_experience: dict[str, float] = {}
+        for item in dated:
+            key = item.id.split("-tech-")[0]
+            per_experience[key] = max(per_experience.get(key, 0.0), item.years or 0.0)
+        relevant = dated
+        years = sum(per_experience.values())
     else:
+        relevant = [i for i in profile.evidence if i.kind is EvidenceKind.EXPERIENCE]
         years = profile.total_years_experience
     ids = [i.id for i in relevant]
     if not ids:
@@ -187,12 +198,31 @@ def _match_years(req: ExtractedRequirement, profile: CandidateProfile) -> tuple[
     return Fit.MISSING, []
 
 
+_NO_SPONSORSHIP = re.compile(
+    r"(without|no|not|cannot|can't|unable to|will not|won't|do not)\b[^.]{0,40}\bsponsor", re.I
+)
+
+
 def _match_authorization(req: ExtractedRequirement, profile: CandidateProfile) -> tuple[Fit, list[str]]:
+    """The posting's right-to-work line against the profile's work authorization.
+
+    No authorization in the profile: not assessed (unknown is not a blocker).  A country or
+    clearance the profile names: direct.  "No sponsorship" against a candidate who needs it, or a
+    place the profile does not cover: blocked, citing what the profile says."""
     items = [i for i in profile.evidence if i.kind is EvidenceKind.AUTHORIZATION]
+    if not items:
+        return Fit.NOT_ASSESSED, []
+    sponsorship = [i for i in items if i.text == SPONSORSHIP_NEEDED]
+    places = [i for i in items if i not in sponsorship]
+    if _NO_SPONSORSHIP.search(req.text):
+        if sponsorship:
+            return Fit.BLOCKED, [i.id for i in sponsorship]
+        return (Fit.DIRECT, [i.id for i in places]) if places else (Fit.NOT_ASSESSED, [])
     specific = set(_WORD.findall(req.text.lower())) - _GENERIC_AUTH_WORDS
-    matching = [i.id for i in items if not specific or specific & set(_WORD.findall(i.text.lower()))]
-    # A stated work-authorization condition the profile cannot meet is a hard blocker.
-    return (Fit.DIRECT, matching) if matching else (Fit.BLOCKED, [])
+    if not specific:
+        return (Fit.DIRECT, [i.id for i in places]) if places else (Fit.NOT_ASSESSED, [])
+    matching = [i.id for i in places if specific & set(_WORD.findall(i.text.lower()))]
+    return (Fit.DIRECT, matching) if matching else (Fit.BLOCKED, [i.id for i in items])
 
 
 def _match_education(req: ExtractedRequirement, profile: CandidateProfile) -> tuple[Fit, list[str]]:

@@ -22,6 +22,10 @@ class EvidenceKind(StrEnum):
     AUTHORIZATION = "authorization"
 
 
+# The text of the authorization item saying the candidate needs visa sponsorship.
+SPONSORSHIP_NEEDED = "requires visa sponsorship"
+
+
 class EvidenceItem(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from html import unescape
 from html.parser import HTMLParser
+from typing import Any
 
 # C0 and C1 controls, DEL, and bidi overrides; tab/newline survive only when asked for.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -77,3 +78,30 @@ def plain_text(value: str) -> str:
     parser.close()
     lines = (re.sub(r"[ \t\r\f\v\xa0]+", " ", line).strip() for line in "".join(parser.parts).splitlines())
     return "\n".join(line for line in lines if line)
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def unstorable_text(value: Any, where: str = "") -> str | None:
+    """Where in ``value`` (a JSON value) a string holds a NUL or a lone surrogate, or ``None``.
+
+    Neither survives storage: a lone surrogate cannot be encoded as UTF-8 (SQLite and PostgreSQL both
+    refuse it) and PostgreSQL text and JSONB refuse NUL.  Used by every request body and reusable by
+    any other intake of the same documents (a profile import, say)."""
+    if isinstance(value, str):
+        return where or "value" if _UNSTORABLE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = f"{where}.{key}" if where else str(key)
+            if isinstance(key, str) and _UNSTORABLE.search(key):
+                return f"{where}.<key>" if where else "<key>"
+            found = unstorable_text(item, inner)
+            if found is not None:
+                return found
+    if isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = unstorable_text(item, f"{where}[{index}]" if where else f"[{index}]")
+            if found is not None:
+                return found
+    return None

@@ -13,6 +13,7 @@ from jobctrl.runtime.commands import (
     config,
     demo,
     events,
+    profile,
     projections,
     schemas,
     serve,
@@ -35,6 +36,7 @@ def _validate(ctx: typer.Context) -> None:
 
 app.add_typer(schemas.app, name="schemas")
 app.add_typer(config.app, name="config")
+app.add_typer(profile.app, name="profile")
 app.command("init")(config.init)
 app.add_typer(projections.app, name="projections")
 app.add_typer(events.app, name="events")

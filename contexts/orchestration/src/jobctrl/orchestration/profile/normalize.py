@@ -14,11 +14,12 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.orchestration.profile.document import field_problems
 
 FACT_SECTIONS: Final[frozenset[str]] = frozenset(
     {
         "contact", "summary", "experience", "education", "skills", "projects", "certifications",
-        "languages", "preferences", "targets",
+        "languages", "preferences", "targets", "workAuthorization",
     }
 )  # fmt: skip
 PRESENTATION_SECTIONS: Final[frozenset[str]] = frozenset({"style", "template"})
@@ -26,8 +27,18 @@ _SPACES = re.compile(r"\s+")
 
 
 class InvalidProfile(JobCtrlError):
+    """The document does not validate; ``problems`` lists each ``(field path, reason)``."""
+
     code = "invalid_profile"
     retryable = False
+
+    def __init__(self, message: str = "", problems: list[tuple[str, str]] | None = None) -> None:
+        self.problems = problems or []
+        if not message:
+            shown = "; ".join(f"{path}: {reason}" for path, reason in self.problems[:20])
+            more = len(self.problems) - 20
+            message = f"invalid profile: {shown}" + (f" (and {more} more)" if more > 0 else "")
+        super().__init__(message)
 
 
 def _normalize(value: Any) -> Any:
@@ -46,7 +57,13 @@ def _normalize(value: Any) -> Any:
 def normalize_profile(content: Mapping[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(content) - FACT_SECTIONS - PRESENTATION_SECTIONS)
     if unknown:
-        raise InvalidProfile(f"unknown profile sections: {', '.join(s[:40] for s in unknown)}")
+        raise InvalidProfile(
+            f"unknown profile sections: {', '.join(s[:40] for s in unknown)}",
+            [(s[:40], "not a profile section") for s in unknown],
+        )
+    problems = field_problems(content)
+    if problems:
+        raise InvalidProfile(problems=problems)
     normalized: dict[str, Any] = _normalize(content)
     return normalized
 

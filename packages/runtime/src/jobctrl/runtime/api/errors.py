@@ -11,21 +11,29 @@ from jobctrl.kernel.errors import JobCtrlError
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, fields: list[tuple[str, str]] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.fields = fields  # (field path, reason) of each invalid field, when known
 
 
-def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
-    return {"error": {"code": code, "message": message}}
+def error_body(
+    code: str, message: str, fields: list[tuple[str, str]] | None = None
+) -> dict[str, dict[str, object]]:
+    body: dict[str, object] = {"code": code, "message": message}
+    if fields:
+        body["fields"] = [{"path": path, "reason": reason} for path, reason in fields]
+    return {"error": body}
 
 
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
+        return JSONResponse(error_body(exc.code, exc.message, exc.fields), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -5,12 +5,12 @@ Request bodies refuse unknown fields: a typo must be a 422, never silently ignor
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
+from jobctrl.kernel.text import unstorable_text  # re-exported: one check for every intake
 from jobctrl.runtime.api.discover_phase import Phase
 
 StageName = Literal["discover", "enrich", "score", "tailor", "cover", "apply"]
@@ -19,33 +19,6 @@ SafeId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$")]
 
 class Wire(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
-
-
-_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-
-
-def unstorable_text(value: Any, where: str = "") -> str | None:
-    """Where in ``value`` (a JSON value) a string holds a NUL or a lone surrogate, or ``None``.
-
-    Neither survives storage: a lone surrogate cannot be encoded as UTF-8 (SQLite and PostgreSQL both
-    refuse it) and PostgreSQL text and JSONB refuse NUL.  Used by every request body and reusable by
-    any other intake of the same documents (a profile import, say)."""
-    if isinstance(value, str):
-        return where or "value" if _UNSTORABLE.search(value) else None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            inner = f"{where}.{key}" if where else str(key)
-            if isinstance(key, str) and _UNSTORABLE.search(key):
-                return f"{where}.<key>" if where else "<key>"
-            found = unstorable_text(item, inner)
-            if found is not None:
-                return found
-    if isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            found = unstorable_text(item, f"{where}[{index}]" if where else f"[{index}]")
-            if found is not None:
-                return found
-    return None
 
 
 class Request(BaseModel):
@@ -63,9 +36,15 @@ class Request(BaseModel):
         return value
 
 
+class FieldProblem(BaseModel):
+    path: str
+    reason: str
+
+
 class ErrorDetail(BaseModel):
     code: str
     message: str
+    fields: list[FieldProblem] | None = None  # each invalid field (e.g. of a profile save)
 
 
 class ErrorBody(BaseModel):
@@ -274,7 +253,8 @@ class ProfileView(Wire):
 
 
 class ProfilePatch(Request):
-    """Whole sections replace the saved ones; a ``null`` section removes it."""
+    """Whole sections replace the saved ones; a ``null`` section removes it.  The merged document is
+    validated before anything is saved (422 listing each invalid field path)."""
 
     contact: JsonValue = None
     summary: JsonValue = None
@@ -286,6 +266,7 @@ class ProfilePatch(Request):
     languages: JsonValue = None
     preferences: JsonValue = None
     targets: JsonValue = None
+    work_authorization: JsonValue = None
     style: JsonValue = None
     template: JsonValue = None
 

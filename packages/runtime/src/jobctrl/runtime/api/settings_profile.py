@@ -65,7 +65,7 @@ def get_profile(svc: Annotated[Services, Depends(services)]) -> ProfileView:
 @router.patch("/profile", response_model=ProfileSaved, responses=INVALID)
 async def patch_profile(body: ProfilePatch, svc: Annotated[Services, Depends(services)]) -> ProfileSaved:
     service = ProfileService(svc.store, clock=svc.clock, tenant_id=svc.tenant_id)
-    changes = body.model_dump(exclude_unset=True)
+    changes = body.model_dump(exclude_unset=True, by_alias=True)
 
     def save() -> SaveOutcome:
         content: dict[str, Any] = dict(service.load().content)
@@ -79,7 +79,7 @@ async def patch_profile(body: ProfilePatch, svc: Annotated[Services, Depends(ser
     try:
         outcome = await run_in_threadpool(save)
     except InvalidProfile as exc:
-        raise ApiError(422, exc.code, exc.message) from None
+        raise ApiError(422, exc.code, exc.message, exc.problems) from None
     await _drain(svc)
     view = await run_in_threadpool(_view, service)
     return ProfileSaved(profile_version=view.profile_version, content=view.content, outcome=outcome.value)

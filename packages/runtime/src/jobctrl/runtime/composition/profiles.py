@@ -13,8 +13,8 @@ from typing import Any
 from jobctrl.kernel.store import EventStore
 from jobctrl.materials.profile import CandidateProfile as MaterialsProfile
 from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.scoring.profile import SPONSORSHIP_NEEDED, EvidenceItem, EvidenceKind
 from jobctrl.scoring.profile import CandidateProfile as ScoringProfile
-from jobctrl.scoring.profile import EvidenceItem, EvidenceKind
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.:\-]+")
 
@@ -39,7 +39,50 @@ def saved_profile(store: EventStore) -> tuple[int, dict[str, Any]] | None:
     return profile.profile_version, dict(profile.content)
 
 
-_CONTACT_FIELDS = ("name", "headline", "email", "location")
+_CONTACT_FIELDS = ("name", "headline", "email", "phone", "location", "links")
+# Names a posting's right-to-work line may use for a country code of the profile.
+COUNTRY_NAMES: dict[str, str] = {
+    "GB": "United Kingdom UK Britain British England Scotland Wales",
+    "US": "United States USA US America American",
+    "CA": "Canada Canadian", "AU": "Australia Australian", "NZ": "New Zealand",
+    "IE": "Ireland Irish", "DE": "Germany German", "FR": "France French", "NL": "Netherlands Dutch",
+    "ES": "Spain Spanish", "IT": "Italy Italian", "PT": "Portugal Portuguese", "PL": "Poland Polish",
+    "SE": "Sweden Swedish", "DK": "Denmark Danish", "FI": "Finland Finnish", "NO": "Norway Norwegian",
+    "CH": "Switzerland Swiss", "AT": "Austria Austrian", "BE": "Belgium Belgian", "IN": "India Indian",
+    "SG": "Singapore", "JP": "Japan Japanese", "IL": "Israel Israeli", "BR": "Brazil Brazilian",
+    "EU": "European Union EU EEA Europe European",
+}  # fmt: skip
+EU_MEMBERS = frozenset(
+    [
+        "AT",
+        "BE",
+        "BG",
+        "HR",
+        "CY",
+        "CZ",
+        "DK",
+        "EE",
+        "FI",
+        "FR",
+        "DE",
+        "GR",
+        "HU",
+        "IE",
+        "IT",
+        "LV",
+        "LT",
+        "LU",
+        "MT",
+        "NL",
+        "PL",
+        "PT",
+        "RO",
+        "SK",
+        "SI",
+        "ES",
+        "SE",
+    ]
+)
 
 
 def to_document(profile: dict[str, Any]) -> dict[str, Any]:
@@ -99,6 +142,32 @@ def scoring_profile(version: int, content: dict[str, Any]) -> ScoringProfile:
         items.append(
             EvidenceItem(id=_id(edu.id), kind=EvidenceKind.EDUCATION, text=f"{edu.degree}, {edu.institution}")
         )
+    items.extend(authorization_evidence(content.get("workAuthorization")))
     return ScoringProfile(
         profile_version=version, total_years_experience=min(60.0, total), evidence=tuple(items)
     )
+
+
+def authorization_evidence(section: object) -> list[EvidenceItem]:
+    """The profile's work authorization as evidence: one item per country (with the names a posting
+    may use), and one saying the candidate needs sponsorship when they do."""
+    if not isinstance(section, dict):
+        return []
+    items: list[EvidenceItem] = []
+    countries = [c for c in section.get("countries", []) if isinstance(c, str)]
+    for code in countries:
+        names = COUNTRY_NAMES.get(code, code)
+        if code in EU_MEMBERS:
+            names += " " + COUNTRY_NAMES["EU"]
+        items.append(
+            EvidenceItem(
+                id=_id("auth", code),
+                kind=EvidenceKind.AUTHORIZATION,
+                text=f"Authorized to work in {code} ({names}) without sponsorship",
+            )
+        )
+    if section.get("requiresSponsorship") is True:
+        items.append(
+            EvidenceItem(id="auth-sponsorship", kind=EvidenceKind.AUTHORIZATION, text=SPONSORSHIP_NEEDED)
+        )
+    return items

@@ -60,9 +60,9 @@ async def _continuation(w: RunningWorker) -> WorkflowHistory:
     """Two saves, two drains: the second continuation awaits the first, then prepares two jobs."""
     service = ProfileService(w.store)
     control = TemporalWorkflowControl.for_client(w.client)
-    service.save_profile({"summary": "Backend engineer", "skills": ["python"]})
+    service.save_profile({"summary": [{"id": "sum-1", "text": "Backend engineer"}]})
     first = await drain_profile_outbox(w.store, control, task_queue=w.task_queue)
-    service.save_profile({"summary": "Staff engineer", "skills": ["python"]})
+    service.save_profile({"summary": [{"id": "sum-1", "text": "Staff engineer"}]})
     second = await drain_profile_outbox(w.store, control, task_queue=w.task_queue)
     for workflow_id in (*first.started, *second.started):
         await w.client.get_workflow_handle(workflow_id).result()
