@@ -25,7 +25,7 @@ app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="JobCtrl: the durable job-search pipeline."
 )
 # Commands that start something validate the configuration first (exit 2 naming each bad key).
-CONFIGURED = frozenset({"demo", "serve", "worker", "run", "profile", "materials"})
+CONFIGURED = frozenset({"demo", "serve", "worker", "run", "profile", "materials", "sources"})
 
 
 @app.callback()
