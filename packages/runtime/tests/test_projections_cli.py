@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from jobctrl.domain_types import registry
+from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.runtime.cli import app
 
 pytestmark = pytest.mark.both_databases
@@ -52,7 +54,17 @@ def _jsonl(path: Path, *lines: object) -> Path:
     return path
 
 
-def test_import_reports_imported_rejected_and_dropped_keys(cli: CliRunner, tmp_path: Path) -> None:
+def _head(db_url: str) -> int:
+    db = open_database(db_url)
+    try:
+        return EventStore(db, registry()).head_position()
+    finally:
+        db.dispose()
+
+
+def test_a_file_with_a_bad_line_imports_nothing_and_names_every_bad_line(
+    cli: CliRunner, tmp_path: Path, db_url: str
+) -> None:
     file = _jsonl(
         tmp_path / "events.jsonl",
         STARTED,
@@ -62,15 +74,68 @@ def test_import_reports_imported_rejected_and_dropped_keys(cli: CliRunner, tmp_p
         STAGE,
     )
     result = cli.invoke(app, ["events", "import", str(file)])
-    assert result.exit_code == 1
-    assert "imported 2, already present 0, rejected 3, unknown keys dropped 2" in result.stdout
+    assert result.exit_code == 2
+    assert "imported 0, already present 0, rejected 3, unknown keys dropped 2" in result.stdout
     assert "line 2" in result.stderr and "line 3" in result.stderr and "line 4" in result.stderr
+    assert "nothing was imported" in result.stderr
+    assert _head(db_url) == 0  # all or nothing: the two good lines were not written either
+
+
+def test_import_is_idempotent_by_content_whatever_the_lines_positions(
+    cli: CliRunner, tmp_path: Path, db_url: str
+) -> None:
+    file = _jsonl(tmp_path / "events.jsonl", STARTED, STAGE)
+    first = cli.invoke(app, ["events", "import", str(file)])
+    assert (
+        first.exit_code == 0
+        and "imported 2, already present 0, rejected 0, unknown keys dropped 2" in first.stdout
+    )
     again = cli.invoke(app, ["events", "import", str(file)])
     assert "imported 0, already present 2" in again.stdout
+    shifted = _jsonl(tmp_path / "shifted.jsonl", "", STAGE, STARTED, STAGE)  # blank line, reversed, repeated
+    assert "imported 0, already present 3" in cli.invoke(app, ["events", "import", str(shifted)]).stdout
     with file.open("a") as handle:  # the file grew: only the new line is imported
         handle.write(json.dumps(STAGE_A) + "\n")
     grown = cli.invoke(app, ["events", "import", str(file)])
     assert "imported 1, already present 2" in grown.stdout
+    assert _head(db_url) == 3
+
+
+def test_a_lines_own_event_id_is_its_identity(cli: CliRunner, tmp_path: Path, db_url: str) -> None:
+    file = _jsonl(tmp_path / "ids.jsonl", {**STAGE, "eventId": "evt-1"}, {**STAGE_A, "eventId": "evt-1"})
+    result = cli.invoke(app, ["events", "import", str(file)])
+    assert "imported 1, already present 1" in result.stdout  # same id: the same event
+    db = open_database(db_url)
+    try:
+        [row] = EventStore(db, registry()).read_all()
+    finally:
+        db.dispose()
+    assert row.event_id == "evt-1" and json.loads(row.payload)["jobId"] == "job-b"
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ({**STAGE, "payload": {**STAGE["payload"], "jobId": "j" * 300_000}}, "payload_too_large"),  # type: ignore[dict-item]
+        ({**STAGE, "occurredAt": "9999-12-31T23:59:59-01:00"}, "occurredAt is not an instant"),
+        (
+            '{"eventType": "StageStarted", "payload": ' + "[" * 1000 + "]" * 1000 + "}",
+            "not a reference envelope",
+        ),
+        ({**STAGE, "tenantId": "../etc"}, "safe ids"),
+        ({**STAGE, "metadata": {"attempt": "two"}}, "not a reference envelope"),
+    ],
+    ids=["payload-too-large", "occurred-at-overflow", "nested-1000-deep", "unsafe-tenant", "bad-metadata"],
+)
+def test_each_bad_line_is_a_typed_rejection_with_exit_2_and_nothing_written(
+    cli: CliRunner, tmp_path: Path, db_url: str, line: object, reason: str
+) -> None:
+    file = _jsonl(tmp_path / "bad.jsonl", STARTED, line)
+    result = cli.invoke(app, ["events", "import", str(file)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback
+    assert "line 2" in result.stderr and reason in result.stderr
+    assert _head(db_url) == 0
 
 
 def test_run_folds_and_stops_gracefully_on_sigterm(db_url: str, tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ Public API:
 * ``rebuild(db, registry, names=None, batch_size=..., progress=...)``: transactional rebuild.
 * ``read_status(db)``: head, watermark, lag, rows per table, skipped events.
 * ``dump_rows`` / ``dump_json``: a read model as camelCase JSON in primary-key order.
-* ``import_file(store, path)``: JSON Lines reference envelopes into the log.
+* ``import_file(store, path)`` / ``export_file(store, path)``: the log in and out as JSON Lines.
 * ``verify_native_execution`` / ``record_native_checkpoint`` / ``record_retrying`` /
   ``read_coverage``: the Discover execution recovery checkpoint (``discovery_execution_recoveries``),
   ready only while its proof still holds.
@@ -48,7 +48,7 @@ scoring_policy_projections.  ``discovery_execution_recoveries`` belongs to the o
 
 from jobctrl.projections.coverage import NOT_PROJECTED, OPERATIONS, UnknownProjection, projection_named
 from jobctrl.projections.dump import dump_json, dump_rows
-from jobctrl.projections.importing import ImportReport, import_file
+from jobctrl.projections.importing import ImportReport, export_file, import_file
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import DELETED, EventInfo, Fold, Projection, ReadModelTable
 from jobctrl.projections.operations_indexes import STAGE_STATE_FINISHED
@@ -88,6 +88,7 @@ __all__ = [
     "UnknownProjection",
     "dump_json",
     "dump_rows",
+    "export_file",
     "import_file",
     "migrate",
     "projection_named",

@@ -1,4 +1,4 @@
-"""``jobctrl events import FILE``: append reference envelopes (JSON Lines) to the log."""
+"""``jobctrl events import FILE`` / ``export FILE``: the log in and out as JSON Lines (ADR 0111)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rich.console import Console
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.projections.importing import import_file
+from jobctrl.projections.importing import export_file, import_file
 
 app = typer.Typer(no_args_is_help=True, help="Move events in and out of the log.")
 err = Console(stderr=True)
@@ -21,7 +21,9 @@ SHOWN_REJECTIONS = 50
 def import_command(
     file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True)],
 ) -> None:
-    """Append each line's {eventType, tenantId, occurredAt, payload} in file order."""
+    """Append each line's {eventType, tenantId, occurredAt, payload} in file order, all or nothing.
+
+    Exit 2, with nothing written, when any line is rejected (each named with its line number)."""
     db = open_database()
     store = EventStore(db, registry())
     store.create_schema()
@@ -38,4 +40,18 @@ def import_command(
         f"rejected {len(report.rejected)}, unknown keys dropped {report.unknown_keys_dropped}"
     )
     if report.rejected:
-        raise typer.Exit(1)
+        err.print("[red]nothing was imported[/]: the file is imported whole or not at all")
+        raise typer.Exit(2)
+
+
+@app.command("export")
+def export_command(file: Annotated[Path, typer.Argument(dir_okay=False, writable=True)]) -> None:
+    """Write every event, in log order, as import reads it (with its eventId and metadata)."""
+    db = open_database()
+    store = EventStore(db, registry())
+    store.create_schema()
+    try:
+        count = export_file(store, file)
+    finally:
+        db.dispose()
+    typer.echo(f"exported {count} events to {file}")
