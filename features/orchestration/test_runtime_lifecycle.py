@@ -14,6 +14,7 @@ import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 from temporalio.client import Client, WorkflowExecutionStatus
 
+from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration.workflows import (
@@ -23,6 +24,7 @@ from jobctrl.orchestration.workflows import (
     DiscoverWorkflowInput,
 )
 from jobctrl.orchestration.workflows.ids import apply_workflow_id
+from jobctrl.projections import ProjectionRunner
 from jobctrl.runtime.reconcile.runs import reconcile_runs
 from jobctrl.testing.runtime.harness import Harness
 from jobctrl.testing.runtime.scenario import Live, Scenario, until
@@ -111,6 +113,7 @@ def _reconcile(ctx: Scenario, namespace: str) -> None:
 
     async def go() -> None:
         client = await Client.connect(ctx.harness.address, namespace=namespace)
+        ProjectionRunner(ctx.harness.db, registry()).catch_up()  # the read model the reconciler reads
         await reconcile_runs(client, ctx.harness.store, SystemClock())
 
     live.run(go())

@@ -1,35 +1,38 @@
 Feature: Workflow runs and their reconciliation
-  Every workflow run records one start and one terminal result.  The first terminal result wins;
-  a new Temporal run reopens the row.  A reconciler settles runs against Temporal's describe.
+  Every run of a workflow records one start and one terminal result, through orchestration's use
+  cases: the worker's lifecycle activities and its describe reconciler call them, and the operator
+  sees the workflow_run_projections row.  The first terminal result wins; a new Temporal run of the
+  same workflow reopens its row; the reconciler settles runs against Temporal's describe of the
+  exact run.
 
   Background:
     Given workflow "prep-1" run "r1" was started
 
   Scenario: A second start marker for the same run appends nothing
     When workflow "prep-1" run "r1" is started again
-    Then workflow "prep-1" has events WorkflowStarted
+    Then run "r1" of workflow "prep-1" has events WorkflowStarted
 
   Scenario: The first terminal result wins
     Given workflow "prep-1" run "r1" succeeded
     When workflow "prep-1" run "r1" reports failure "score_failed"
-    Then workflow "prep-1" has events WorkflowStarted, WorkflowCompleted
+    Then run "r1" of workflow "prep-1" has events WorkflowStarted, WorkflowCompleted
     And workflow "prep-1" is succeeded
 
-  Scenario: A failure carries a bounded code and fixed text, never exception text
+  Scenario: A failure carries a bounded code, never exception text
     When workflow "prep-1" run "r1" reports failure "Traceback: KeyError 'secret'"
     Then workflow "prep-1" is failed with code "unclassified"
-    And no event of workflow "prep-1" mentions "secret"
+    And no event of run "r1" of workflow "prep-1" mentions "secret"
 
   Scenario: A new run reopens; a cancel aimed at the old run does not touch it
     Given workflow "prep-1" run "r1" succeeded
     When workflow "prep-1" run "r2" is started again
     And a cancel for workflow "prep-1" run "r1" is requested
     Then workflow "prep-1" is in_progress
-    And workflow "prep-1" has events WorkflowStarted, WorkflowCompleted, WorkflowStarted
+    And workflow "prep-1" shows run "r2" with no cancel requested
 
-  Scenario: The input summary keeps only allowlisted codes and counts
-    When workflow "disc-1" run "r9" is started with input {"limit": 5, "postingUrl": "https://x/y", "stages": ["score", "a b"]}
-    Then the start of workflow "disc-1" summarizes {"limit": 5, "stages": ["score"]}
+  Scenario: The start keeps the summary its workflow gave
+    When workflow "disc-1" run "r9" is started with input {"sources": "lever-acme", "tenant": "local"}
+    Then the start of run "r9" of workflow "disc-1" summarizes {"sources": "lever-acme", "tenant": "local"}
 
   Scenario Outline: The reconciler settles a run described as <described>
     When the reconciler finds workflow "prep-1" <described>
@@ -46,8 +49,9 @@ Feature: Workflow runs and their reconciliation
   Scenario: A run that reappears after NOT_FOUND is recovered, then settled
     Given the reconciler found workflow "prep-1" NOT_FOUND
     When the reconciler finds workflow "prep-1" COMPLETED
-    Then workflow "prep-1" has events WorkflowStarted, WorkflowTerminated, WorkflowStarted, WorkflowCompleted
-    And the last start of workflow "prep-1" is marked recovered from missing history
+    Then run "r1" of workflow "prep-1" has events WorkflowStarted, WorkflowTerminated, WorkflowStarted, WorkflowCompleted
+    And the last start of run "r1" of workflow "prep-1" is marked recovered from missing history
+    And workflow "prep-1" is succeeded
 
   Scenario: The reconciler never overwrites a terminal status
     Given workflow "prep-1" run "r1" succeeded

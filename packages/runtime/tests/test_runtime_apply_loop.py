@@ -10,10 +10,12 @@ import msgspec
 import pytest
 from temporalio.client import WorkflowExecutionStatus
 
+from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
+from jobctrl.orchestration import LIFECYCLE_TYPES
 from jobctrl.orchestration.workflows import ApplyWorkflow, ApplyWorkflowInput
+from jobctrl.projections import ProjectionRunner
 from jobctrl.runtime.reconcile.runs import reconcile_runs
-from jobctrl.runtime.workflow_runs import LIFECYCLE_TYPES
 from jobctrl.testing.runtime.fakes import FakeContexts
 from jobctrl.testing.runtime.harness import Harness, activity_attempts
 
@@ -39,7 +41,9 @@ async def test_continuous_apply_continues_as_new_as_one_chain_and_cancels_cleanl
         latest = await w.client.get_workflow_handle(workflow_id).describe()
         assert latest.run_id != first_run and latest.status == WorkflowExecutionStatus.RUNNING
         # The reconciler follows the chain: the first run is CONTINUED_AS_NEW, the chain still runs.
+        ProjectionRunner(harness.db, registry()).catch_up()  # the read model the reconciler reads
         report = await reconcile_runs(w.client, harness.store, SystemClock())
+        assert report.examined >= 1
         assert report.settled == 0 and report.not_found == 0
         await w.client.get_workflow_handle(workflow_id).cancel()
         for _ in range(200):

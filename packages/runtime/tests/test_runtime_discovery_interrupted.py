@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from temporalio.client import WorkflowFailureError
+from temporalio.client import Client, WorkflowFailureError
 
 from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.events import (
@@ -30,15 +30,15 @@ from jobctrl.discovery.events import (
 )
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
-from jobctrl.kernel.clock import SystemClock
+from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.domain.workflow_run import WorkflowRun, run_key
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
 from jobctrl.projections import ProjectionRunner
 from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
 from jobctrl.runtime.composition.root import Composition
-from jobctrl.runtime.reconcile.runs import reconcile_runs
-from jobctrl.runtime.workflow_runs import stream_for
+from jobctrl.runtime.reconcile.runs import ReconcileReport, reconcile_runs
 from jobctrl.testing.runtime.harness import Harness
 from jobctrl.testing.runtime.scenario import until
 
@@ -83,7 +83,15 @@ def _terminals(store: EventStore, run_id: str) -> list[DomainEvent]:
 
 
 def _lifecycle(store: EventStore, workflow_id: str, run_id: str) -> str:
-    return ", ".join(r.event_type for r in store.read_stream(stream_for(workflow_id, run_id)))
+    return ", ".join(
+        r.event_type for r in store.read_stream(WorkflowRun.stream_id_for(run_key(workflow_id, run_id)))
+    )
+
+
+async def _reconcile(client: Client, store: EventStore, clock: Clock) -> ReconcileReport:
+    """The reconciler over the read model the projection runner keeps current (as ``serve`` does)."""
+    ProjectionRunner(store.db, registry()).catch_up()
+    return await reconcile_runs(client, store, clock)
 
 
 def _run_row(db: Database, run_id: str) -> tuple[object, ...]:
@@ -133,7 +141,7 @@ async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_reru
         assert [e for e in _decoded(store) if isinstance(e, DiscoveryRunStarted) and e.run_id == run_id]
         await first.terminate("killed mid-family by the test")
 
-        reports = [await reconcile_runs(w.client, store, clock) for _ in range(3)]
+        reports = [await _reconcile(w.client, store, clock) for _ in range(3)]
         assert [r.discovery_runs_closed for r in reports] == [1, 0, 0]
         assert _lifecycle(store, "discover-acme", run_id) == "WorkflowStarted, WorkflowTerminated"
         (ended,) = _terminals(store, run_id)
@@ -154,7 +162,7 @@ async def test_a_terminated_discover_is_closed_once_by_the_reconciler_and_a_reru
         )  # fmt: skip
         result: DiscoverResult = await second.result()
         rerun = second.result_run_id or ""
-        again = await reconcile_runs(w.client, store, clock)
+        again = await _reconcile(w.client, store, clock)
 
     assert rerun != run_id and result.observed_jobs == 7 and not result.failed_families
     assert again.discovery_runs_closed == 0 and again.settled == 0
@@ -189,7 +197,7 @@ async def test_a_canceled_discover_closes_its_run_on_its_own_cancel_path(
         with pytest.raises(WorkflowFailureError):
             await handle.result()
         # Nothing is left for the reconciler: the workflow recorded both terminal facts itself.
-        report = await reconcile_runs(w.client, store, SystemClock())
+        report = await _reconcile(w.client, store, SystemClock())
         held.release.set()
 
     assert report.discovery_runs_closed == 0

@@ -1,17 +1,73 @@
-"""The orchestration bounded context: domain and application layer (no Temporal code here).
+"""The orchestration bounded context: workflow runs, pipeline steps, the stage machine, spend,
+settings and the profile outbox, plus the Temporal workflows (``workflows``) and activities
+(``activities``).
 
-Public API (import from the modules; this package imports nothing at import time):
+The public face, resolved lazily so importing this package (as every workflow module does, inside
+Temporal's sandbox) imports nothing else:
 
-* ``stage_machine.apply_trigger(state, trigger, inputs)`` — the reference JSON adapter.
-* ``stages.transitions.transition`` / ``TransitionRejected``; ``stages.states`` (the 11 kinds,
-  ``Trigger``, ``StageOwner``); ``stages.aggregate.JobStages``; ``stages.service.StageService``;
-  ``stages.errors.OwnershipLost``; ``stages.fold.fold_job_stages``; ``stages.limits``.
-* ``runs.service.RunService`` (record_started / record_outcome / request_cancellation / reconcile),
-  ``runs.reconcile.decide`` / ``DescribedStatus``, ``runs.outcomes.RunOutcome``.
-* ``steps.aggregate.PipelineStep``, ``step_id``, ``detail``.
-* ``spend.ledger.SpendLedger`` (a ``jobctrl.llm.SpendRecorder``), ``ledger_with_settings``,
-  ``spend.check_budget.check_spend_budget``.
-* ``settings.model.OrchestrationSettings``, ``settings.store.SettingsStore`` / ``InvalidSettings``.
-* ``profile.service.ProfileService`` (save_profile / drain_outbox).
-* ``tables.create_orchestration_tables(db)`` for ``llm_spend`` and ``jobctrl_settings``.
+* use cases — ``record_workflow_started``, ``record_workflow_outcome``, ``reconcile_workflow_run``,
+  ``record_pipeline_steps``, ``request_workflow_cancellation``; the only writers of ``Workflow*``
+  and ``PipelineStep*`` events (ADR 0120);
+* domain — ``WorkflowRun``, ``DescribedStatus``, ``RunReconciled``, ``ExecutionSteps``,
+  ``LIFECYCLE_TYPES``, ``NOT_FOUND``;
+* ``stage_machine.apply_trigger(state, trigger, inputs)`` — the reference JSON adapter (stable);
+* the older subpackages (``stages``, ``spend``, ``settings``, ``profile``) by module path until they
+  take the same shape.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jobctrl.orchestration.domain.execution_steps import ExecutionSteps
+    from jobctrl.orchestration.domain.workflow_run import (
+        LIFECYCLE_TYPES,
+        NOT_FOUND,
+        DescribedStatus,
+        WorkflowRun,
+    )
+    from jobctrl.orchestration.use_cases._runs import load_run
+    from jobctrl.orchestration.use_cases.reconcile_workflow_run import RunReconciled, reconcile_workflow_run
+    from jobctrl.orchestration.use_cases.record_pipeline_steps import record_pipeline_steps
+    from jobctrl.orchestration.use_cases.record_workflow_outcome import record_workflow_outcome
+    from jobctrl.orchestration.use_cases.record_workflow_started import record_workflow_started
+    from jobctrl.orchestration.use_cases.request_workflow_cancellation import request_workflow_cancellation
+
+_EXPORTS: dict[str, str] = {
+    "record_workflow_started": "jobctrl.orchestration.use_cases.record_workflow_started",
+    "record_workflow_outcome": "jobctrl.orchestration.use_cases.record_workflow_outcome",
+    "reconcile_workflow_run": "jobctrl.orchestration.use_cases.reconcile_workflow_run",
+    "RunReconciled": "jobctrl.orchestration.use_cases.reconcile_workflow_run",
+    "record_pipeline_steps": "jobctrl.orchestration.use_cases.record_pipeline_steps",
+    "request_workflow_cancellation": "jobctrl.orchestration.use_cases.request_workflow_cancellation",
+    "load_run": "jobctrl.orchestration.use_cases._runs",
+    "WorkflowRun": "jobctrl.orchestration.domain.workflow_run",
+    "DescribedStatus": "jobctrl.orchestration.domain.workflow_run",
+    "LIFECYCLE_TYPES": "jobctrl.orchestration.domain.workflow_run",
+    "NOT_FOUND": "jobctrl.orchestration.domain.workflow_run",
+    "ExecutionSteps": "jobctrl.orchestration.domain.execution_steps",
+}
+
+__all__ = [
+    "LIFECYCLE_TYPES",
+    "NOT_FOUND",
+    "DescribedStatus",
+    "ExecutionSteps",
+    "RunReconciled",
+    "WorkflowRun",
+    "load_run",
+    "reconcile_workflow_run",
+    "record_pipeline_steps",
+    "record_workflow_outcome",
+    "record_workflow_started",
+    "request_workflow_cancellation",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'jobctrl.orchestration' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

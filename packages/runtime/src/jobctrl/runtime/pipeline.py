@@ -18,11 +18,11 @@ from typing import Any
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.common import WorkflowIDConflictPolicy
 
-from jobctrl.apply.job_application import RunStatus
-from jobctrl.apply.use_cases._common import jobs as apply_jobs
+from jobctrl.apply.job_application import JobApplication, RunStatus
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.commands.register_sources import register_sources
+from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
@@ -121,7 +121,7 @@ async def run_pipeline(
 
 
 def _completed_dry_run(comp: Composition, job_id: str) -> bool:
-    app = apply_jobs(comp.store, comp.clock).load(job_id)
+    app = AggregateRepository.for_class(comp.store, JobApplication, clock=comp.clock).load(job_id)
     return app is not None and bool(app.runs_with(RunStatus.DRY_RUN_COMPLETED))
 
 
@@ -157,6 +157,8 @@ async def _dry_run(
         )
     except WorkflowFailureError as exc:
         return f"failed: {str(exc.cause)[:120]}"
-    app = await asyncio.to_thread(apply_jobs(comp.store, comp.clock).load, job_id)
+    app = await asyncio.to_thread(
+        AggregateRepository.for_class(comp.store, JobApplication, clock=comp.clock).load, job_id
+    )
     runs = [] if app is None else list(app.state.runs.values())
     return runs[-1].status.value if runs else "no_run"

@@ -16,12 +16,11 @@ from typing import Any
 from temporalio import activity
 
 from jobctrl.kernel.errors import ConfigurationError
-from jobctrl.orchestration.activities import ContinuationClosingActivities
+from jobctrl.orchestration.activities import ContinuationClosingActivities, LifecycleActivities
 from jobctrl.runtime.activities.continuation import ContinuationActivities
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
 from jobctrl.runtime.activities.fanout import FanoutActivities
-from jobctrl.runtime.activities.lifecycle import LifecycleActivities
 from jobctrl.runtime.activities.spend import SpendActivities
 
 ActivityFn = Callable[..., Any]
@@ -50,7 +49,7 @@ def activity_name(fn: ActivityFn) -> str:
 
 
 def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -> list[ActivityFn]:
-    lifecycle = LifecycleActivities(deps)
+    lifecycle = LifecycleActivities(deps.store, clock=deps.clock)
     spend = SpendActivities(deps)
     fanout = FanoutActivities(deps)
     discovery_run = DiscoveryRunActivities(deps)

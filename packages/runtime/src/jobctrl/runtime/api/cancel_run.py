@@ -3,23 +3,19 @@
 Allowed only for a Discover run whose workflow status is in_progress and whose durable phase is
 discovering or draining (a closed run still saying draining is refused, 409 ``run_not_cancelable``).
 Temporal is asked first (exactly the recorded run of the deterministic workflow id); only then is
-``WorkflowCancellationRequested`` recorded, once per run (a deterministic event id and an expected
-stream version of 0 make a second request append nothing).
+``WorkflowCancellationRequested`` recorded, once per run, by orchestration's
+``request_workflow_cancellation``.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.kernel.clock import isoformat
-from jobctrl.kernel.events import NewEvent
-from jobctrl.kernel.store import ConcurrencyConflict
-from jobctrl.orchestration.events import WorkflowCancellationRequested
+from jobctrl.orchestration import request_workflow_cancellation
 from jobctrl.runtime.api.discover_phase import Phase, is_cancelable
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import CancelAccepted, ErrorBody
@@ -28,11 +24,6 @@ from jobctrl.runtime.api.reads import RunIdPath, load_run
 from jobctrl.runtime.api.services import Services, services
 
 router = APIRouter(prefix="/v1", tags=["actions"])
-
-
-def cancel_stream(workflow_id: str, run_id: str) -> str:
-    # Not the lifecycle stream: that one holds only start/terminal facts the runtime folds.
-    return "workflow-cancel-" + hashlib.sha256(f"{workflow_id}\x00{run_id}".encode()).hexdigest()[:40]
 
 
 @router.post(
@@ -52,19 +43,15 @@ async def cancel_run(workflow_id: RunIdPath, svc: Annotated[Services, Depends(se
         )
     control = svc.require_control()
     await control.cancel(workflow_id, row.run_id)
-    run_id = row.run_id or ""
-    event = WorkflowCancellationRequested(
+    recorded = await run_in_threadpool(
+        request_workflow_cancellation,
+        svc.store,
         workflow_id=workflow_id,
+        run_id=row.run_id,
         workflow_type=row.workflow_type,
-        requested_by="operator",
-        source="api",
-        evidence_kind="request_intent",
-        reason=None,
-        requested_at=isoformat(svc.clock.now()),
-        temporal_run_id=row.run_id,
-        message="Cancellation was requested.",
+        tenant_id=svc.tenant_id,
+        now=svc.clock.now(),
     )
-    recorded = await run_in_threadpool(_record_once, svc, workflow_id, run_id, event)
     body = CancelAccepted(workflow_id=workflow_id, run_id=row.run_id, cancel_recorded=recorded)
     return JSONResponse(body.model_dump(by_alias=True), status_code=202)
 
@@ -73,23 +60,3 @@ def _load_with_phase(svc: Services, workflow_id: str) -> tuple[Any, Phase | None
     with svc.db.read() as conn:
         row = load_run(conn, svc.tenant_id, workflow_id)
         return row, run_phase(conn, row)
-
-
-def _record_once(svc: Services, workflow_id: str, run_id: str, event: WorkflowCancellationRequested) -> bool:
-    try:
-        svc.store.append(
-            cancel_stream(workflow_id, run_id),
-            0,
-            [
-                NewEvent.of(
-                    event,
-                    occurred_at=svc.clock.now(),
-                    tenant_id=svc.tenant_id,
-                    workflow_id=workflow_id,
-                    run_id=run_id,
-                )
-            ],
-        )
-    except ConcurrencyConflict:
-        return False  # already requested for this run: the Temporal cancel was a harmless repeat
-    return True

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply.activities import ApplyInputs
 from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, CurrentJobFacts
-from jobctrl.apply.use_cases._common import jobs as apply_jobs
+from jobctrl.apply.job_application import JobApplication
 from jobctrl.discovery.commands.link_execution_members import load_execution
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import JobDiscovered
@@ -259,7 +259,7 @@ class JobFacts:
         for job_id in self.job_ids():
             if self.eligible(job_id) is not None or not self.pdf_ready(job_id):
                 continue
-            app = apply_jobs(self.store, self.clock).load(job_id)
+            app = AggregateRepository.for_class(self.store, JobApplication, clock=self.clock).load(job_id)
             if app is None or not app.state.runs:
                 found.append(job_id)
             if len(found) >= limit:

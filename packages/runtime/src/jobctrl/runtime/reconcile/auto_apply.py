@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+import sqlalchemy as sa
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
@@ -18,8 +19,8 @@ from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.spend.ledger import SpendLedger
 from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput
 from jobctrl.orchestration.workflows.ids import AUTO_APPLY_LOOP_ID
+from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.runtime.settings import RuntimeSettings
-from jobctrl.runtime.workflow_runs import fold_runs
 
 
 class LoopAction(Enum):
@@ -41,10 +42,18 @@ async def _running(client: Client) -> bool:
 
 
 def _halted_by_budget(store: EventStore, spend: SpendLedger, tenant: str) -> bool:
-    loop_runs = [r for (wid, _), r in fold_runs(store).items() if wid == AUTO_APPLY_LOOP_ID]
-    if not loop_runs:
+    """The loop's latest run (its ``workflow_run_projections`` row) failed on the budget, still spent."""
+    t = workflow_run_projections
+    with store.db.read() as conn:
+        if not sa.inspect(conn).has_table(t.name):
+            return False
+        latest = conn.execute(
+            sa.select(t.c.status, t.c.error_code).where(
+                t.c.tenant_id == tenant, t.c.workflow_id == AUTO_APPLY_LOOP_ID
+            )
+        ).first()
+    if latest is None:
         return False
-    latest = max(loop_runs, key=lambda r: r.started_at or "")
     return (
         latest.status == "failed" and latest.error_code == "budget_exceeded" and spend.status(tenant).exceeded
     )

@@ -11,28 +11,26 @@ the two, with ``interrupted_<verdict code>`` (ADR 0083; a no-op once closed, so 
 
 from __future__ import annotations
 
-from temporalio.client import WorkflowExecutionStatus as Status
-
 from jobctrl.discovery.commands.close_execution_membership import close_interrupted_membership
 from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration import DescribedStatus, WorkflowRun
 from jobctrl.orchestration.workflows.discover import WORKFLOW_TYPE as DISCOVER
-from jobctrl.runtime.workflow_runs import RunState
 
 #: A rerun may succeed after Temporal stopped the run; a cancel was somebody's decision, and a failure
 #: Temporal reports without our own outcome carries no code we could trust to be transient.
-RETRYABLE: frozenset[Status] = frozenset({Status.TERMINATED, Status.TIMED_OUT})
+RETRYABLE: frozenset[DescribedStatus] = frozenset({DescribedStatus.TERMINATED, DescribedStatus.TIMED_OUT})
 
 
 def close_orphaned_discovery_run(
-    store: EventStore, run: RunState, status: Status, reason: str, clock: Clock
+    store: EventStore, run: WorkflowRun, tenant_id: str, status: DescribedStatus, reason: str, clock: Clock
 ) -> bool:
     """True when this call recorded the discovery run's terminal fact; the execution's membership is
     closed too.  A completed workflow finished its run and closed its membership itself (ADR 0070);
     another workflow type has neither."""
-    if run.workflow_type != DISCOVER or status == Status.COMPLETED:
+    if run.workflow_type != DISCOVER or status is DescribedStatus.COMPLETED:
         return False
     ended = interrupt_discovery_run(
         store,
@@ -41,8 +39,8 @@ def close_orphaned_discovery_run(
         retryable=status in RETRYABLE,
         clock=clock,
         workflow_id=run.workflow_id,
-        tenant_id=run.tenant_id,
+        tenant_id=tenant_id,
     )
-    ref = DiscoveryExecutionRef(run.tenant_id, run.workflow_id, run.run_id)
+    ref = DiscoveryExecutionRef(tenant_id, run.workflow_id, run.run_id)
     close_interrupted_membership(store, ref, why=reason, clock=clock)
     return ended

@@ -1,38 +1,30 @@
-"""The describe-based reconciler: nothing stays "running" forever.
+"""The describe-based reconciler, the Temporal side: nothing stays "running" forever.
 
-For every open run (folded from ``Workflow*`` events) it describes the exact workflow/run:
-closed states settle the run with ``reconciled_closed_{status}`` / ``reconciled_terminated``;
-RUNNING is left alone; CONTINUED_AS_NEW follows the chain to its latest run; NOT_FOUND records a
-provisional ``reconciled_not_found`` terminal and keeps probing.  When a provisionally settled run
-reappears, a ``WorkflowStarted`` with ``recoveredFromMissingHistory=true`` restores it, and a later
-pass settles its real outcome.  A real terminal is never overwritten: every write re-reads the run
-inside its write transaction first (``append_lifecycle(only_if_open=True)``).
+The candidates are the open rows of ``workflow_run_projections`` (the one fold of workflow runs: in
+progress, or provisionally ``reconciled_not_found``); for each, this describes the exact
+workflow/run (CONTINUED_AS_NEW follows the chain to its latest run) and hands the status to
+orchestration's ``reconcile_workflow_run``, which decides and appends (ADR 0120).  A row that lags
+the log is harmless: the use case reloads the run and appends nothing to a closed one.
 
 A Discover run settled as anything but completed also gets its DiscoveryRun closed, with the
-verdict's code as the reason, before the verdict is appended (ADR 0079).
+verdict's code as the reason, before the verdict is appended (ADR 0079): the discovery context's
+commands, composed here, run in the use case's ``before_settle`` hook.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import sqlalchemy as sa
 from temporalio.client import Client, WorkflowExecutionDescription
 from temporalio.client import WorkflowExecutionStatus as Status
 from temporalio.service import RPCError, RPCStatusCode
 
 from jobctrl.kernel.clock import Clock, isoformat
-from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration.events import (
-    WorkflowCanceled,
-    WorkflowCompleted,
-    WorkflowFailed,
-    WorkflowStarted,
-    WorkflowTerminated,
-    WorkflowTimedOut,
-)
+from jobctrl.orchestration import NOT_FOUND, DescribedStatus, WorkflowRun, reconcile_workflow_run
+from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.runtime.reconcile.discovery_runs import close_orphaned_discovery_run
-from jobctrl.runtime.workflow_runs import NOT_FOUND, RunState, append_lifecycle, fold_runs
 
 
 @dataclass(frozen=True)
@@ -44,6 +36,33 @@ class ReconcileReport:
     discovery_runs_closed: int = 0
 
 
+@dataclass(frozen=True)
+class OpenRun:
+    tenant_id: str
+    workflow_id: str
+    run_id: str
+
+
+def open_runs(store: EventStore) -> list[OpenRun]:
+    """Open runs as the read model shows them (none before the projections were first migrated)."""
+    t = workflow_run_projections
+    with store.db.read() as conn:
+        if not sa.inspect(conn).has_table(t.name):
+            return []
+        rows = conn.execute(
+            sa.select(t.c.tenant_id, t.c.workflow_id, t.c.run_id)
+            .where(
+                t.c.run_id.is_not(None),
+                sa.or_(
+                    t.c.status == "in_progress",
+                    sa.and_(t.c.status == "terminated", t.c.error_code == NOT_FOUND),
+                ),
+            )
+            .order_by(t.c.last_event_position)
+        ).all()
+    return [OpenRun(tenant, wid, rid) for tenant, wid, rid in rows]
+
+
 async def _describe(client: Client, workflow_id: str, run_id: str) -> WorkflowExecutionDescription | None:
     try:
         return await client.get_workflow_handle(workflow_id, run_id=run_id or None).describe()
@@ -53,107 +72,38 @@ async def _describe(client: Client, workflow_id: str, run_id: str) -> WorkflowEx
         raise
 
 
-def _closed_event(run: RunState, status: Status, finished_at: str) -> DomainEvent:
-    wid, wtype, rid = run.workflow_id, run.workflow_type, run.run_id
-    msg = "settled by the reconciler from Temporal's describe of the exact run"
-    if status == Status.COMPLETED:
-        return WorkflowCompleted(
-            workflow_id=wid, workflow_type=wtype, status="succeeded", finished_at=finished_at,
-            duration_ms=None, temporal_run_id=rid,
-        )  # fmt: skip
-    if status == Status.FAILED:
-        return WorkflowFailed(
-            workflow_id=wid, workflow_type=wtype, status="failed", finished_at=finished_at,
-            duration_ms=None, temporal_run_id=rid, error_code="reconciled_closed_failed",
-            error_message=msg, retryable=False,
-        )  # fmt: skip
-    if status == Status.CANCELED:
-        return WorkflowCanceled(
-            workflow_id=wid, workflow_type=wtype, status="canceled", finished_at=finished_at,
-            duration_ms=None, temporal_run_id=rid, error_code="reconciled_closed_canceled", error_message=msg,
-        )  # fmt: skip
-    if status == Status.TIMED_OUT:
-        return WorkflowTimedOut(
-            workflow_id=wid, workflow_type=wtype, status="timed_out", finished_at=finished_at,
-            duration_ms=None, temporal_run_id=rid, error_code="reconciled_closed_timed_out",
-            error_message=msg,
-        )  # fmt: skip
-    return WorkflowTerminated(
-        workflow_id=wid, workflow_type=wtype, status="terminated", finished_at=finished_at,
-        duration_ms=None, temporal_run_id=rid, error_code="reconciled_terminated", error_message=msg,
-    )  # fmt: skip
+def described_status(desc: WorkflowExecutionDescription | None) -> DescribedStatus:
+    if desc is None:
+        return DescribedStatus.NOT_FOUND
+    if desc.status is None:
+        return DescribedStatus.RUNNING
+    return DescribedStatus(desc.status.name)
 
 
 async def reconcile_runs(client: Client, store: EventStore, clock: Clock) -> ReconcileReport:
-    runs = [r for r in fold_runs(store).values() if r.open]
+    runs = open_runs(store)
     settled = not_found = recovered = discovery_closed = 0
     for run in runs:
         desc = await _describe(client, run.workflow_id, run.run_id)
         if desc is not None and desc.status == Status.CONTINUED_AS_NEW:
             desc = await _describe(client, run.workflow_id, "")  # the chain's latest run decides
-        now = clock.now()
-        fact_base = f"reconcile-{run.recoveries}"
-        if desc is None:
-            if run.provisional:
-                continue  # keep probing; the provisional verdict is already recorded
-            event = WorkflowTerminated(
-                workflow_id=run.workflow_id,
-                workflow_type=run.workflow_type,
-                status="terminated",
-                finished_at=isoformat(now),
-                duration_ms=None,
-                temporal_run_id=run.run_id,
-                error_code=NOT_FOUND,
-                error_message="the exact run was not found in the reachable Temporal history; still probing",
-            )
-            if append_lifecycle(
-                store,
-                run.workflow_id,
-                run.run_id,
-                run.tenant_id,
-                [(f"{fact_base}-not-found", event)],
-                now,
-                only_if_open=True,
-            ):
-                not_found += 1
-            continue
-        if run.provisional:
-            # The history is back: a marked recovery event restores the run before any settlement.
-            marker = WorkflowStarted(
-                workflow_id=run.workflow_id,
-                workflow_type=run.workflow_type,
-                status="in_progress",
-                input_summary={},
-                started_at=run.started_at,
-                temporal_run_id=run.run_id,
-                recovered_from_missing_history=True,
-            )
-            if append_lifecycle(
-                store,
-                run.workflow_id,
-                run.run_id,
-                run.tenant_id,
-                [(f"{fact_base}-recovered", marker)],
-                now,
-                only_if_open=True,
-            ):
-                recovered += 1
-                fact_base = f"reconcile-{run.recoveries + 1}"
-        if desc.status in (Status.RUNNING, Status.CONTINUED_AS_NEW, None):
-            continue
-        closed_at = desc.close_time or now
-        closed = _closed_event(run, desc.status, isoformat(closed_at))
-        reason = getattr(closed, "error_code", None)
-        if reason is not None and close_orphaned_discovery_run(store, run, desc.status, reason, clock):
-            discovery_closed += 1
-        if append_lifecycle(
-            store,
-            run.workflow_id,
-            run.run_id,
-            run.tenant_id,
-            [(f"{fact_base}-closed", closed)],
-            now,
-            only_if_open=True,
-        ):
-            settled += 1
+        described = described_status(desc)
+
+        def close_discovery(
+            recorded: WorkflowRun,
+            code: str,
+            described: DescribedStatus = described,
+            tenant: str = run.tenant_id,
+        ) -> bool:
+            return close_orphaned_discovery_run(store, recorded, tenant, described, code, clock)
+
+        closed_at = isoformat(desc.close_time) if desc is not None and desc.close_time else None
+        outcome = reconcile_workflow_run(
+            store, workflow_id=run.workflow_id, run_id=run.run_id, tenant_id=run.tenant_id,
+            described=described, closed_at=closed_at, before_settle=close_discovery, clock=clock,
+        )  # fmt: skip
+        settled += outcome.settled
+        not_found += outcome.not_found
+        recovered += outcome.recovered
+        discovery_closed += outcome.hook_result
     return ReconcileReport(len(runs), settled, not_found, recovered, discovery_closed)

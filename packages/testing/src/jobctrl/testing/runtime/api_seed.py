@@ -5,28 +5,22 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from jobctrl.activity_contracts.contracts import PipelineStepChange
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
-from jobctrl.kernel.events import DomainEvent, NewEvent
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.materials.events import CoverLetterGenerated, PdfRendered, ResumeApproved
-from jobctrl.orchestration.events import (
-    ExecutionRef,
-    PipelineStepCompleted,
-    PipelineStepStarted,
-    Stage,
-    StepKind,
-    WorkflowCompleted,
-    WorkflowStarted,
-)
+from jobctrl.orchestration import record_pipeline_steps, record_workflow_outcome, record_workflow_started
+from jobctrl.orchestration.events import ExecutionRef, Stage, StepKind
 from jobctrl.orchestration.stages.limits import OWNED_STAGES
 from jobctrl.orchestration.stages.service import StageService
 from jobctrl.orchestration.stages.states import StageOwner
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, write_heartbeat
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
-from jobctrl.runtime.workflow_runs import append_lifecycle
 from jobctrl.scoring.events import JobScored
 
 AT = "2026-03-01T00:00:00.000Z"
@@ -101,53 +95,28 @@ def fail_stage(store: EventStore, job_id: str, stage: Stage) -> None:
 def start_run(
     store: EventStore, workflow_id: str, run_id: str, workflow_type: str = "DiscoverWorkflow"
 ) -> None:
-    event = WorkflowStarted(
-        workflow_id=workflow_id,
-        workflow_type=workflow_type,
-        status="in_progress",
-        input_summary={},
-        started_at=AT,
-        temporal_run_id=run_id,
-    )
-    append_lifecycle(store, workflow_id, run_id, "local", [("started", event)], _now(), only_if_open=False)
+    record_workflow_started(
+        store, workflow_id=workflow_id, run_id=run_id, workflow_type=workflow_type, tenant_id="local",
+        started_at=AT, input_summary={}, clock=FixedClock(_now()),
+    )  # fmt: skip
 
 
 def complete_run(
     store: EventStore, workflow_id: str, run_id: str, workflow_type: str = "DiscoverWorkflow"
 ) -> None:
-    event = WorkflowCompleted(
-        workflow_id=workflow_id,
-        workflow_type=workflow_type,
-        status="succeeded",
-        finished_at=AT,
-        duration_ms=1000,
-        temporal_run_id=run_id,
-    )
-    append_lifecycle(store, workflow_id, run_id, "local", [("outcome", event)], _now(), only_if_open=True)
+    record_workflow_outcome(
+        store, workflow_id=workflow_id, run_id=run_id, workflow_type=workflow_type, tenant_id="local",
+        status="succeeded", started_at=AT, finished_at="2026-03-01T00:00:01.000Z", clock=FixedClock(_now()),
+    )  # fmt: skip
 
 
 def step(store: EventStore, workflow_id: str, run_id: str, kind: StepKind, *, done: bool) -> None:
     """One pipeline step of a Discover execution, running or completed."""
     ref = ExecutionRef(tenant_id="local", workflow_id=workflow_id, temporal_run_id=run_id)
-    started = PipelineStepStarted(
-        execution=ref, step_kind=kind, item_key=kind, attempt=1, detail=None, started_at=AT
-    )
-    events: list[DomainEvent] = [started]
+    changes = [PipelineStepChange(kind, kind, "started", AT)]  # type: ignore[arg-type]
     if done:
-        events.append(
-            PipelineStepCompleted(
-                execution=ref,
-                step_kind=kind,
-                item_key=kind,
-                attempt=1,
-                detail=None,
-                completed_at=AT,
-                duration_ms=5,
-            )
-        )
-    store.append(
-        f"step-{workflow_id}-{run_id}-{kind}", None, [NewEvent.of(e, occurred_at=_now()) for e in events]
-    )
+        changes.append(PipelineStepChange(kind, kind, "completed", AT, duration_ms=5))  # type: ignore[arg-type]
+    record_pipeline_steps(store, ref, changes, clock=FixedClock(_now()))
 
 
 def beat(db: Database, now: datetime) -> None:

@@ -14,8 +14,8 @@ from typing import Any, TypeVar
 import msgspec
 from temporalio.client import Client, WorkflowFailureError, WorkflowHandle
 
+from jobctrl.orchestration import LIFECYCLE_TYPES
 from jobctrl.orchestration.workflows.errors import Failure, failure_of
-from jobctrl.runtime.workflow_runs import LIFECYCLE_TYPES
 from jobctrl.testing.runtime.fakes import FakeContexts
 from jobctrl.testing.runtime.harness import Harness
 

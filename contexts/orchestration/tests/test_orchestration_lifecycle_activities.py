@@ -14,10 +14,8 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.spend.ledger import ledger_with_settings
-from jobctrl.runtime.activities import ActivityDeps
-from jobctrl.runtime.activities.lifecycle import LifecycleActivities
-from jobctrl.runtime.workflow_runs import fold_runs
+from jobctrl.orchestration import load_run
+from jobctrl.orchestration.activities import LifecycleActivities
 
 pytestmark = pytest.mark.both_databases
 T0, T1 = "2026-03-01T00:00:00.000Z", "2026-03-01T00:00:02.500Z"
@@ -26,7 +24,7 @@ T0, T1 = "2026-03-01T00:00:00.000Z", "2026-03-01T00:00:02.500Z"
 def _activities(database: Database) -> tuple[LifecycleActivities, EventStore]:
     store = EventStore(database, registry())
     store.create_schema()
-    return LifecycleActivities(ActivityDeps(store=store, spend=ledger_with_settings(database))), store
+    return LifecycleActivities(store), store
 
 
 def _outcome(status: str, code: str | None = None) -> WorkflowOutcomeInput:
@@ -45,7 +43,8 @@ def test_retries_append_nothing_and_a_second_terminal_is_refused(database: Datab
     acts.record_workflow_outcome(_outcome("succeeded"))  # activity retry
     acts.record_workflow_outcome(_outcome("failed", "late_writer"))  # a different terminal: refused
     assert [e.event_type for e in store.read_all()] == ["WorkflowStarted", "WorkflowCompleted"]
-    run = fold_runs(store)[("apply-local-j1", "r1")]
+    run = load_run(store, "apply-local-j1", "r1")
+    assert run is not None
     assert (run.status, run.open) == ("succeeded", False)
 
 

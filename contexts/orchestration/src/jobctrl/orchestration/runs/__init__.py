@@ -1,1 +1,0 @@
-"""Workflow runs: the lifecycle facts of every Temporal execution and the describe reconciler."""

@@ -1,1 +1,0 @@
-"""Pipeline steps: execution-scoped lifecycle of orchestration gaps (planning, fan-out, PDF, ...)."""

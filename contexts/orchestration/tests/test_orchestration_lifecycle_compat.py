@@ -1,0 +1,145 @@
+"""Logs written before issue 11 (one writer per fact, ADR 0120) fold the same, and the new writers write
+what the old ones wrote.
+
+Two fixtures, both produced by the code on main before the change:
+* ``lifecycle_before_issue_11.json`` — ``lifecycle_calls.json`` driven through the old runtime
+  lifecycle activities and describe reconciler (starts, retries, every outcome, a provisional
+  NOT_FOUND verdict and its recovery, a late outcome after it, pipeline steps with overlapping
+  batches), with the ``workflow_run_projections`` and ``pipeline_step_projections`` rows the runner
+  folded from it;
+* ``demo_lifecycle_before_issue_11.json`` — the ``Workflow*`` / ``PipelineStep*`` rows of one
+  ``make demo`` log (59 runs, one Discover execution's steps) with the demo's read-model rows.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from jobctrl.activity_contracts.contracts import (
+    ExecutionRef,
+    PipelineStepChange,
+    PipelineStepsInput,
+    WorkflowOutcomeInput,
+    WorkflowStartedInput,
+)
+from jobctrl.domain_types import registry
+from jobctrl.kernel.clock import FixedClock, isoformat
+from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store.schema import job_events
+from jobctrl.orchestration import DescribedStatus, reconcile_workflow_run
+from jobctrl.orchestration.activities import LifecycleActivities
+from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
+from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
+from jobctrl.projections.runner import ProjectionRunner
+
+pytestmark = pytest.mark.both_databases
+FIXTURES = Path(__file__).parent / "fixtures"
+TABLES = (workflow_run_projections, pipeline_step_projections)
+LOG_COLUMNS = (
+    "position", "stream_id", "stream_version", "event_type", "schema_version", "tenant_id", "job_id",
+    "occurred_at", "payload",
+)  # fmt: skip
+
+
+def _fixture(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((FIXTURES / name).read_text())
+    return loaded
+
+
+def _store(database: Database) -> EventStore:
+    store = EventStore(database, registry())
+    store.create_schema()
+    return store
+
+
+def _plain(value: Any) -> Any:
+    return int(value) if isinstance(value, bool) else value
+
+
+def _rows(database: Database, table: sa.Table) -> list[dict[str, Any]]:
+    with database.read() as conn:
+        rows = conn.execute(sa.select(table).order_by(*table.primary_key.columns)).all()
+    return [{k: _plain(v) for k, v in r._mapping.items()} for r in rows]
+
+
+def _expected(fixture: dict[str, Any], table: sa.Table) -> list[dict[str, Any]]:
+    keys = [c.name for c in table.primary_key.columns]
+    rows = [{k: _plain(v) for k, v in r.items()} for r in fixture[table.name]]
+    return sorted(rows, key=lambda r: tuple(r[k] for k in keys))
+
+
+def _log(database: Database) -> list[dict[str, Any]]:
+    with database.read() as conn:
+        rows = conn.execute(sa.select(job_events).order_by(job_events.c.position)).all()
+    return [dict(r._mapping) for r in rows]
+
+
+def _comparable(row: dict[str, Any]) -> dict[str, Any]:
+    """A log row without its event id (the new writers derive ids from stream and version)."""
+    meta = {k: v for k, v in json.loads(row["metadata"]).items() if k != "eventId"}
+    return {**{c: row[c] for c in LOG_COLUMNS}, "metadata": meta}
+
+
+@pytest.mark.parametrize("name", ["lifecycle_before_issue_11.json", "demo_lifecycle_before_issue_11.json"])
+def test_a_rebuild_of_a_log_written_before_the_change_equals_its_read_models(
+    database: Database, name: str
+) -> None:
+    fixture = _fixture(name)
+    _store(database)
+    with database.write() as conn:
+        conn.execute(job_events.insert(), fixture["log"])
+    ProjectionRunner(database, registry(), batch_size=7).catch_up()
+    for table in TABLES:
+        assert _rows(database, table) == _expected(fixture, table), table.name
+
+
+def _drive(store: EventStore, clock: FixedClock) -> None:
+    """``lifecycle_calls.json`` through the production activities and the reconcile use case."""
+    acts = LifecycleActivities(store, clock=clock)
+    for c in json.loads((FIXTURES / "lifecycle_calls.json").read_text()):
+        clock.advance(timedelta(seconds=1))
+        at = isoformat(clock.now())
+        if c["call"] == "started":
+            acts.record_workflow_started(
+                WorkflowStartedInput(c["wf"], c["run"], c["type"], "local", at, c["summary"])
+            )
+        elif c["call"] == "outcome":
+            acts.record_workflow_outcome(
+                WorkflowOutcomeInput(
+                    c["wf"], c["run"], c["type"], "local", c["status"], "2026-03-01T09:00:00.000Z", at,
+                    c.get("code"), c.get("message"), c.get("retryable", False),
+                )
+            )  # fmt: skip
+        elif c["call"] == "steps":
+            changes = [PipelineStepChange(k, i, t, at, n, e, r, d) for k, i, t, n, e, r, d in c["changes"]]
+            acts.record_pipeline_steps(PipelineStepsInput(ExecutionRef("local", c["wf"], c["run"]), changes))
+        else:
+            runs = {wf: run for wf, run in _started_runs()}
+            for wf, described in c["described"].items():
+                reconcile_workflow_run(
+                    store, workflow_id=wf, run_id=runs[wf], tenant_id="local",
+                    described=DescribedStatus(described), clock=clock,
+                )  # fmt: skip
+
+
+def _started_runs() -> list[tuple[str, str]]:
+    calls = json.loads((FIXTURES / "lifecycle_calls.json").read_text())
+    return [(c["wf"], c["run"]) for c in calls if c["call"] == "started"]
+
+
+def test_the_production_writers_append_what_the_old_ones_did_and_it_folds_the_same(
+    database: Database,
+) -> None:
+    fixture = _fixture("lifecycle_before_issue_11.json")
+    store = _store(database)
+    _drive(store, FixedClock(datetime(2026, 3, 1, 9, tzinfo=UTC)))
+    assert [_comparable(r) for r in _log(database)] == [_comparable(r) for r in fixture["log"]]
+    ProjectionRunner(database, registry()).catch_up()
+    for table in TABLES:
+        assert _rows(database, table) == _expected(fixture, table), table.name
