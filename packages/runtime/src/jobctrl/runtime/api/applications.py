@@ -17,11 +17,11 @@ from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import Response
 from pydantic import Field
 
+from jobctrl.apply import application_repository as apply_jobs
 from jobctrl.apply.approval import approval_refusal_reason
 from jobctrl.apply.errors import ApprovalRefusal
 from jobctrl.apply.facts import email_target
 from jobctrl.apply.job_application import JobApplication, RunStatus
-from jobctrl.apply.use_cases._common import jobs as apply_jobs
 from jobctrl.apply.use_cases.record_outcome import USER_WORD, InvalidOutcome, UserOutcome, record_outcome
 from jobctrl.kernel.clock import isoformat
 from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore

@@ -19,10 +19,10 @@ from playwright.sync_api import sync_playwright
 from rich.console import Console
 from rich.table import Table
 
+from jobctrl.apply import application_repository as apply_jobs
 from jobctrl.apply.adapters.browser import CHROMIUM_ARGS, CHROMIUM_PATH
 from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
 from jobctrl.apply.run_events import ManualCompletionPrepared
-from jobctrl.apply.use_cases._common import jobs as apply_jobs
 from jobctrl.apply.use_cases.record_outcome import USER_OUTCOMES, USER_WORD, InvalidOutcome, record_outcome
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
