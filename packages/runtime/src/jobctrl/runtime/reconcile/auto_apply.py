@@ -10,16 +10,15 @@ from __future__ import annotations
 
 from enum import Enum
 
-import sqlalchemy as sa
-from temporalio.client import Client, WorkflowExecutionStatus
+from temporalio.client import Client, WorkflowExecutionDescription, WorkflowExecutionStatus
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration import load_run
 from jobctrl.orchestration.spend.ledger import SpendLedger
 from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput
 from jobctrl.orchestration.workflows.ids import AUTO_APPLY_LOOP_ID
-from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.runtime.settings import RuntimeSettings
 
 
@@ -31,32 +30,27 @@ class LoopAction(Enum):
     IDLE = "idle"
 
 
-async def _running(client: Client) -> bool:
+async def _latest(client: Client) -> WorkflowExecutionDescription | None:
     try:
-        desc = await client.get_workflow_handle(AUTO_APPLY_LOOP_ID).describe()
+        return await client.get_workflow_handle(AUTO_APPLY_LOOP_ID).describe()
     except RPCError as exc:
         if exc.status == RPCStatusCode.NOT_FOUND:
-            return False
+            return None
         raise
-    return desc.status == WorkflowExecutionStatus.RUNNING
 
 
-def _halted_by_budget(store: EventStore, spend: SpendLedger, tenant: str) -> bool:
-    """The loop's latest run (its ``workflow_run_projections`` row) failed on the budget, still spent."""
-    t = workflow_run_projections
-    with store.db.read() as conn:
-        if not sa.inspect(conn).has_table(t.name):
-            return False
-        latest = conn.execute(
-            sa.select(t.c.status, t.c.error_code).where(
-                t.c.tenant_id == tenant, t.c.workflow_id == AUTO_APPLY_LOOP_ID
-            )
-        ).first()
+def _halted_by_budget(
+    store: EventStore, spend: SpendLedger, tenant: str, latest: WorkflowExecutionDescription | None
+) -> bool:
+    """The loop's latest chain failed on the budget (its ``WorkflowRun``, recorded under the chain's first
+    run id) and today's spend is still at or above the ceiling."""
     if latest is None:
         return False
-    return (
-        latest.status == "failed" and latest.error_code == "budget_exceeded" and spend.status(tenant).exceeded
-    )
+    chain = latest.raw_description.workflow_execution_info.first_run_id or latest.run_id
+    run = load_run(store, AUTO_APPLY_LOOP_ID, chain)
+    if run is None or run.status != "failed" or run.error_code != "budget_exceeded":
+        return False
+    return spend.status(tenant).exceeded
 
 
 async def reconcile_auto_apply_loop(
@@ -67,7 +61,8 @@ async def reconcile_auto_apply_loop(
     task_queue: str,
     tenant: str = "local",
 ) -> LoopAction:
-    running = await _running(client)
+    latest = await _latest(client)
+    running = latest is not None and latest.status == WorkflowExecutionStatus.RUNNING
     if not settings.auto_apply:
         if running:
             await client.get_workflow_handle(AUTO_APPLY_LOOP_ID).cancel()
@@ -75,7 +70,7 @@ async def reconcile_auto_apply_loop(
         return LoopAction.IDLE
     if running:
         return LoopAction.ALREADY_RUNNING
-    if _halted_by_budget(store, spend, tenant):
+    if _halted_by_budget(store, spend, tenant, latest):
         return LoopAction.BUDGET_HALT
     await client.start_workflow(
         ApplyWorkflow.run,
