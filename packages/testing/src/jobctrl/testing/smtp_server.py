@@ -4,9 +4,9 @@
 the port it got).  It offers STARTTLS with a throw-away self-signed certificate (made with the
 ``openssl`` command; ``ca_file`` is what a client must trust) and, when ``username`` is set, requires
 AUTH after STARTTLS.  ``accepted`` holds every message whose DATA the server acknowledged: a send
-counts once it is there.  ``hold()`` makes the next DATA wait (the client is then blocked between
-handing the message over and the server's answer) until ``release()``; ``data_started`` says a
-client has reached that point.  Used by the Apply features and the reliability figures.
+counts once it is there.  ``hold()`` makes the next recipient (``RCPT TO``) wait — the client is
+then blocked inside its send, before any message content is handed over — until ``release()``;
+``send_started`` says a client has reached that point.  Used by the Apply features and the reliability figures.
 """
 
 from __future__ import annotations
@@ -40,10 +40,17 @@ def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
 class _Handler:
     server: CountingSmtpServer
 
-    async def handle_DATA(self, server: Any, session: Session, envelope: Envelope) -> str:  # noqa: N802
-        self.server.data_started.set()
+    async def handle_RCPT(  # noqa: N802 (aiosmtpd hook)
+        self, server: Any, session: Session, envelope: Envelope, address: str, rcpt_options: list[str]
+    ) -> str:
+        # A held server stops the client here: the send has begun, no message has been handed over.
+        self.server.send_started.set()
         while self.server._held.is_set():
             await asyncio.sleep(0.02)
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Session, envelope: Envelope) -> str:  # noqa: N802
         self.server.accepted.append(envelope)
         return "250 OK"
 
@@ -56,7 +63,7 @@ class CountingSmtpServer:
     starttls: bool = True
     accepted: list[Envelope] = field(default_factory=list)
     logins: list[str] = field(default_factory=list)
-    data_started: threading.Event = field(default_factory=threading.Event)
+    send_started: threading.Event = field(default_factory=threading.Event)
     port: int = 0
     ca_file: Path | None = None
     _held: threading.Event = field(default_factory=threading.Event)
@@ -127,7 +134,7 @@ class CountingSmtpServer:
         return self
 
     def hold(self) -> None:
-        self.data_started.clear()
+        self.send_started.clear()
         self._held.set()
 
     def release(self) -> None:

@@ -85,7 +85,8 @@ class ApplicationRow(msgspec.Struct, frozen=True):
 
 
 APPLICATIONS = ReadModelTable(application_projections, ApplicationRow)
-RESUME_PDF, COVER_PDF = "resume_pdf", "cover_letter_pdf"
+# ``PdfRendered.artifactType`` as the materials context records it (the ``_pdf`` forms are read too).
+RESUME_PDF, COVER_PDF = frozenset({"resume", "resume_pdf"}), frozenset({"cover_letter", "cover_letter_pdf"})
 
 
 def _job_key(event: Any, info: EventInfo) -> tuple[str, str]:
@@ -130,9 +131,9 @@ def on_cover(row: ApplicationRow | None, event: CoverLetterGenerated, info: Even
 
 
 def on_pdf(row: ApplicationRow | None, event: PdfRendered, info: EventInfo) -> ApplicationRow | None:
-    if event.artifact_type == RESUME_PDF:
+    if event.artifact_type in RESUME_PDF:
         return _next(row, info, event.job_id, resume_pdf_artifact_id=event.artifact_id)
-    if event.artifact_type == COVER_PDF:
+    if event.artifact_type in COVER_PDF:
         return _next(row, info, event.job_id, cover_pdf_artifact_id=event.artifact_id)
     return row
 

@@ -141,7 +141,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
 
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
                    cancel_run.router, start_discovery.router, operations_router,
-                   applications.router, sources.router):  # fmt: skip
+                   applications.router, applications.pages, sources.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"])

@@ -68,8 +68,8 @@ def prepare_materials(
     events = [
         ResumeApproved(job_id=job_id, artifact_id=f"{job_id}-resume", generation=1, approved_at=AT),
         CoverLetterGenerated(job_id=job_id, artifact_id=f"{job_id}-cover", generated_at=AT),
-        PdfRendered(job_id=job_id, artifact_type="resume_pdf", artifact_id=resume_pdf, rendered_at=AT),
-        PdfRendered(job_id=job_id, artifact_type="cover_letter_pdf", artifact_id=cover_pdf, rendered_at=AT),
+        PdfRendered(job_id=job_id, artifact_type="resume", artifact_id=resume_pdf, rendered_at=AT),
+        PdfRendered(job_id=job_id, artifact_type="cover_letter", artifact_id=cover_pdf, rendered_at=AT),
     ]
     store.append(f"materials-{job_id}", None, [NewEvent.of(e, occurred_at=_now()) for e in events])
     if artifacts is not None:
