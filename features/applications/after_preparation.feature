@@ -30,5 +30,5 @@ Feature: After preparation, one job goes from review to an interview
     Then the SMTP server has accepted 0 messages
     When a new jobctrl worker starts and the killed apply run has ended
     Then the SMTP server has accepted 0 messages
-    And the application is left for recovery: a submit intent without a result
-    And a new live claim of the job is refused as "already_applied"
+    And the application is left for recovery: a submit intent without a result, marked needs_verification
+    And a new live claim of the job is refused as "needs_verification"

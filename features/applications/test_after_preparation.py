@@ -487,12 +487,12 @@ def _restart(world: World) -> None:
     world.the_smtp().release()
 
 
-@then("the application is left for recovery: a submit intent without a result")
+@then("the application is left for recovery: a submit intent without a result, marked needs_verification")
 def _left(world: World) -> None:
     app = world.application()
     assert app is not None
     [live] = [r for r in app.state.runs.values() if not r.dry_run]
-    assert live.intended and live.status in (RunStatus.RUNNING, RunStatus.NEEDS_VERIFICATION)
+    assert live.intended and live.status is RunStatus.NEEDS_VERIFICATION  # by the workflow's recover_apply
     types = world.types()
     assert types.count("ApplySubmitIntended") == 1 and "ApplicationSubmitted" not in types
     until(lambda: (r := world.row()) is not None and r.submit_intended_at is not None, "the intent folded")

@@ -15,6 +15,7 @@ that finds its run already intended never sends again: the run becomes needs_ver
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from jobctrl.apply.ports import ArtifactReader, BrowserApplyPort, EmailSenderPor
 from jobctrl.apply.run_events import NeedsVerification
 from jobctrl.apply.use_cases._common import Owner, jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
+from jobctrl.apply.use_cases.recover_ambiguous_apply import recover_ambiguous_apply
 from jobctrl.apply.use_cases.run_apply import run_apply
 from jobctrl.apply.use_cases.send_email_application import send_email_application
 from jobctrl.kernel.clock import Clock
@@ -158,6 +160,21 @@ class ApplyActivities:
             return await run_heartbeating(self._thread, lambda: self._batch(params, owner))
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
+
+    @activity.defn(name="recover_apply")
+    async def recover_apply(self, params: ApplyActivityInput) -> None:
+        """The workflow's live attempt is over: settle its run (intent → needs_verification)."""
+        owner = owner_from_activity()
+        if params.job_id is None:
+            return
+        run_id = deterministic_id("apply-run", owner.run_id, params.job_id)
+        writer = Owner(owner.workflow_id, owner.run_id, owner.attempt)
+        await asyncio.to_thread(
+            lambda: recover_ambiguous_apply(
+                self.store, job_id=params.job_id or "", stale_run_ids=frozenset({run_id}), clock=self.clock,
+                owner=writer, tenant_id=params.tenant_id,
+            )
+        )  # fmt: skip
 
     def close(self) -> None:
         def stop() -> None:

@@ -6,7 +6,8 @@ the port it got).  It offers STARTTLS with a throw-away self-signed certificate 
 AUTH after STARTTLS.  ``accepted`` holds every message whose DATA the server acknowledged: a send
 counts once it is there.  ``hold()`` makes the next recipient (``RCPT TO``) wait — the client is
 then blocked inside its send, before any message content is handed over — until ``release()``;
-``send_started`` says a client has reached that point.  Used by the Apply features and the reliability figures.
+``send_started`` says a client has reached that point.  Used by the Apply features and the
+reliability figures.
 """
 
 from __future__ import annotations

@@ -5,6 +5,11 @@ The spend preflight runs before any apply work.  Continuous mode handles batches
 processed nothing, and continues-as-new after a bounded number of polls so history stays small; the
 chain records one ``WorkflowStarted`` and one terminal event (under its first run id).  Cancellation
 is cooperative: the awaited activity or timer is cancelled and the run ends as ``WorkflowCanceled``.
+
+A live single-job apply has one attempt.  When it fails (a killed worker's attempt times out on its
+heartbeat, or it raised), the workflow runs ``recover_apply`` before it fails: the job's run of this
+workflow run has no live owner any more, so a run with a submit intent becomes needs_verification and
+one without provably sent nothing (ADR 0164).  Patched: older histories replay without the step.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import timedelta
 
 from temporalio import workflow
+from temporalio.exceptions import ActivityError, is_cancelled_exception
 
 from jobctrl.activity_contracts.contracts import ApplyActivityInput, ApplyActivityResult
 from jobctrl.orchestration.workflows import policies
@@ -20,6 +26,7 @@ from jobctrl.orchestration.workflows.lifecycle import run_with_lifecycle, spend_
 
 WORKFLOW_TYPE = "ApplyWorkflow"
 BATCH_LIMIT = 25
+LIVE_RECOVERY_PATCH = "apply-live-recovery-v1"
 
 
 @dataclass(frozen=True)
@@ -60,14 +67,25 @@ class ApplyWorkflow:
         )
 
     async def _batch(self, params: ApplyActivityInput) -> ApplyActivityResult:
-        result: ApplyActivityResult = await workflow.execute_activity(
-            "apply",
-            params,
-            result_type=ApplyActivityResult,
-            start_to_close_timeout=timedelta(hours=1 if params.continuous else 2),
-            heartbeat_timeout=policies.APPLY_HEARTBEAT,
-            retry_policy=policies.APPLY_DRY_RUN if params.dry_run else policies.APPLY_LIVE,
-        )
+        try:
+            result: ApplyActivityResult = await workflow.execute_activity(
+                "apply",
+                params,
+                result_type=ApplyActivityResult,
+                start_to_close_timeout=timedelta(hours=1 if params.continuous else 2),
+                heartbeat_timeout=policies.APPLY_HEARTBEAT,
+                retry_policy=policies.APPLY_DRY_RUN if params.dry_run else policies.APPLY_LIVE,
+            )
+        except ActivityError as exc:
+            live_one = not params.dry_run and not params.continuous and params.job_id is not None
+            if live_one and not is_cancelled_exception(exc) and workflow.patched(LIVE_RECOVERY_PATCH):
+                await workflow.execute_activity(
+                    "recover_apply",
+                    params,
+                    start_to_close_timeout=policies.SHORT,
+                    retry_policy=policies.APPLY_RECOVER,
+                )
+            raise
         return result
 
     async def _apply(self, params: ApplyWorkflowInput) -> ApplyWorkflowResult:

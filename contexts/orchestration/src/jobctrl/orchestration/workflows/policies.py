@@ -38,6 +38,10 @@ RECOVER = RetryPolicy(
     initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=0
 )
 APPLY_LIVE = RetryPolicy(maximum_attempts=1)
+# Settling a failed live attempt's run (ADR 0164): bounded, so a worker without the activity ends.
+APPLY_RECOVER = RetryPolicy(
+    initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=5
+)
 APPLY_DRY_RUN = RetryPolicy(
     initial_interval=timedelta(seconds=1),
     maximum_interval=timedelta(minutes=1),

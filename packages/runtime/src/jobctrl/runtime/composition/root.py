@@ -209,6 +209,7 @@ class Composition:
             self.materials.cover_letter,
             self.materials.render_pdf,
             self.apply.apply,
+            self.apply.recover_apply,
             self.preparation.load_preparation_checkpoint,
             self.preparation.recover_preparation_state,
             self.contact.run_contact_research,
