@@ -124,8 +124,16 @@ def test_a_lines_own_event_id_is_its_identity(cli: CliRunner, tmp_path: Path, db
         ),
         ({**STAGE, "tenantId": "../etc"}, "safe ids"),
         ({**STAGE, "metadata": {"attempt": "two"}}, "not a reference envelope"),
+        ({**STAGE, "eventId": "e" * 100}, "eventId is longer than 64 characters"),  # found by the fuzzer
     ],
-    ids=["payload-too-large", "occurred-at-overflow", "nested-1000-deep", "unsafe-tenant", "bad-metadata"],
+    ids=[
+        "payload-too-large",
+        "occurred-at-overflow",
+        "nested-1000-deep",
+        "unsafe-tenant",
+        "bad-metadata",
+        "long-event-id",
+    ],
 )
 def test_each_bad_line_is_a_typed_rejection_with_exit_2_and_nothing_written(
     cli: CliRunner, tmp_path: Path, db_url: str, line: object, reason: str

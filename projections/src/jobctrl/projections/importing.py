@@ -78,6 +78,18 @@ class _Exported(msgspec.Struct, frozen=True, rename="camel", omit_defaults=True)
 
 
 _envelope = msgspec.json.Decoder(_Envelope)
+
+
+def _length(column: sa.Column[Any], default: int) -> int:
+    kind = column.type
+    return kind.length or default if isinstance(kind, sa.String) else default
+
+
+_ID_LIMITS = {
+    "tenantId": _length(job_events.c.tenant_id, 64),
+    "eventId": _length(job_events.c.event_id, 64),
+    "jobId": _length(job_events.c.job_id, 200),
+}
 _encoder = msgspec.json.Encoder()
 
 
@@ -154,6 +166,15 @@ def _parse(store: EventStore, raw: bytes) -> tuple[NewEvent, int]:
         raise _LineRejected(
             f"payload_too_large: {len(encoded)} bytes, over the {store.max_payload_bytes}-byte limit"
         )
+    # The log's columns bound these ids (PostgreSQL refuses longer ones; SQLite would store them).
+    for name, value in (
+        ("tenantId", tenant),
+        ("eventId", event_id),
+        ("jobId", getattr(event, "job_id", None)),
+    ):
+        limit = _ID_LIMITS[name]
+        if isinstance(value, str) and len(value) > limit:
+            raise _LineRejected(f"{name} is longer than {limit} characters")
     meta = envelope.metadata or _Metadata()
     if event_id is None:
         # Identity from the content, never the position: the same envelope is the same event.
