@@ -177,3 +177,21 @@ def test_application_projections_fold_equals_a_rebuild_byte_for_byte(world: Worl
         ("j1", "rejection", True, True, True),
         ("j2", None, False, False, True),
     ]
+
+
+@pytest.mark.both_databases
+def test_contact_research_is_started_by_the_user_for_a_job(world: World) -> None:
+    before = world.head()
+    body = {"sources": ["https://globex.example/team"]}
+    started = world.client.post("/v1/jobs/j1/contact-research", json=body)
+    assert started.status_code == 202, started.text
+    task_id = started.json()["taskId"]
+    assert started.json()["workflowId"] == f"contact-research-local-{task_id}"
+    [(workflow_type, _, arg)] = world.control.started
+    assert workflow_type == "ContactResearchWorkflow"
+    assert (arg.job_id, arg.employer, arg.sources) == ("j1", "Globex", ["https://globex.example/team"])
+    assert world.head() == before  # the workflow records the task, not the route
+    bad = world.client.post("/v1/jobs/j1/contact-research", json={"sources": ["file:///etc/passwd"]})
+    assert bad.status_code == 422
+    assert world.client.post("/v1/jobs/nope/contact-research", json={}).status_code == 404
+    assert len(world.control.started) == 1

@@ -28,6 +28,7 @@ from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.runtime.api import (
     applications,
     cancel_run,
+    contact_research,
     reads,
     retry_stage,
     review_decision,
@@ -141,7 +142,8 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
 
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
                    cancel_run.router, start_discovery.router, operations_router,
-                   applications.router, applications.pages, sources.router):  # fmt: skip
+                   applications.router, applications.pages, sources.router,
+                   contact_research.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"])
