@@ -7,7 +7,7 @@ RUN := $(UV) run --all-packages --locked
 # The documentation site: strict (a warning is an error) and offline (no remote resource in any page).
 DOCS_BUILD := NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet && $(RUN) python -m jobctrl.testing.docsite.offline .site
 
-.PHONY: help install browser services test test-fast check lint types imports schemas docs bench demo clean
+.PHONY: help install browser pdftools services test test-fast check lint types imports schemas docs bench demo clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -19,11 +19,14 @@ install: ## Install uv (if missing) and the locked workspace into .venv
 browser: ## Install Debian's chromium (for PDF rendering and browser tests) if missing
 	@test -x /usr/bin/chromium || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+pdftools: ## Install Debian's poppler-utils (pdftoppm, pdfinfo: the PDF layout tests) if missing
+	@command -v pdftoppm >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils >/dev/null; }
+
 services: ## Start the local PostgreSQL server if it is not answering
 	@pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null || pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start
 	@for i in $$(seq 1 30); do pg_isready -q -h 127.0.0.1 -p 5432 && exit 0; sleep 1; done; echo "PostgreSQL did not start" >&2; exit 1
 
-test: install browser services ## Run the whole test suite (SQLite and PostgreSQL, Temporal dev server, Chromium)
+test: install browser pdftools services ## Run the whole test suite (SQLite and PostgreSQL, Temporal dev server, Chromium)
 	@$(RUN) pytest -q
 
 check: install ## Lint, strict types, import boundaries, generated-schema parity, the strict docs build

@@ -13,8 +13,10 @@ from jobctrl.runtime.commands import (
     config,
     demo,
     events,
+    materials,
     profile,
     projections,
+    run,
     schemas,
     serve,
     sources,
@@ -37,11 +39,13 @@ def _validate(ctx: typer.Context) -> None:
 app.add_typer(schemas.app, name="schemas")
 app.add_typer(config.app, name="config")
 app.add_typer(profile.app, name="profile")
+app.add_typer(materials.app, name="materials")
 app.command("init")(config.init)
 app.add_typer(projections.app, name="projections")
 app.add_typer(events.app, name="events")
 app.add_typer(sources.app, name="sources")
 app.command("demo")(demo.demo)
+app.command("run")(run.run)
 app.command("serve")(serve.serve)
 app.command("worker")(worker.worker)
 app.add_typer(applications.apply_app, name="apply")

@@ -59,15 +59,21 @@ async def run_pipeline(
     comp: Composition,
     *,
     task_queue: str,
-    profile: Mapping[str, Any],
+    profile: Mapping[str, Any] | None,
     sources: Sequence[SourceConfig],
     tenant: str = "local",
     top_n: int = 3,
     progress: Progress | None = None,
 ) -> PipelineReport:
     tick = progress or (lambda phase, done, total: None)
-    version = await asyncio.to_thread(save_profile, comp, profile)
-    await asyncio.to_thread(register_sources, comp.store, sources, clock=comp.clock, tenant_id=tenant)
+    if profile is None:
+        # ``jobctrl run``: the saved profile and the sources the user added are used as they are.
+        version = await asyncio.to_thread(
+            lambda: ProfileService(comp.store, clock=comp.clock).load().profile_version
+        )
+    else:
+        version = await asyncio.to_thread(save_profile, comp, profile)
+        await asyncio.to_thread(register_sources, comp.store, sources, clock=comp.clock, tenant_id=tenant)
 
     tick("discover", 0, 1)
     handle = await client.start_workflow(
