@@ -29,12 +29,13 @@ services: ## Start the local PostgreSQL server if it is not answering
 test: install browser pdftools services ## Run the whole test suite (SQLite and PostgreSQL, Temporal dev server, Chromium)
 	@$(RUN) pytest -q
 
-check: install ## Lint, strict types, import boundaries, generated-schema parity, the strict docs build
+check: install ## Lint, strict types, import boundaries, generated-schema parity, module size, the strict docs build
 	@$(RUN) ruff check .
 	@$(RUN) ruff format --check .
 	@$(RUN) mypy
 	@$(RUN) lint-imports
 	@$(RUN) jobctrl schemas check
+	@$(RUN) python -m jobctrl.testing.module_size
 	@$(DOCS_BUILD)
 
 docs: install ## Build the documentation site into .site/ (offline, strict: a broken link or reference fails)
