@@ -11,19 +11,18 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 from pathlib import Path as FilePath
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import HTMLResponse, Response
-from pydantic import Field
 
 from jobctrl.apply import application_repository as apply_jobs
 from jobctrl.apply.approval import approval_refusal_reason
 from jobctrl.apply.errors import ApprovalRefusal
 from jobctrl.apply.facts import email_target
 from jobctrl.apply.job_application import JobApplication, RunStatus
-from jobctrl.apply.use_cases.record_outcome import USER_WORD, InvalidOutcome, UserOutcome, record_outcome
+from jobctrl.apply.use_cases.record_outcome import USER_WORD, InvalidOutcome, record_outcome
 from jobctrl.kernel.clock import isoformat
 from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.orchestration.digest import acknowledge_digest, last_acknowledged
@@ -32,8 +31,20 @@ from jobctrl.orchestration.spend.ledger import SpendLedger
 from jobctrl.projections.read_models.applications import application_projections as ap
 from jobctrl.projections.read_models.job_detail import job_detail_projections as jd
 from jobctrl.projections.read_models.job_list import job_list_projections as jl
+from jobctrl.runtime.api.application_models import (
+    ApplicationView,
+    Digest,
+    DigestAck,
+    FollowUpList,
+    OutcomeList,
+    OutcomeRequest,
+    OutcomeView,
+    PipelineView,
+    ReviewItem,
+    ReviewQueue,
+)
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, Request, Wire
+from jobctrl.runtime.api.models import ErrorBody
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.review_decision import current_facts
 from jobctrl.runtime.api.services import Services, StoreContext, services
@@ -56,87 +67,6 @@ REFUSAL_WORDS: dict[str, str] = {
     "override_evidence_invalid": "The partial-coverage override no longer matches its dry run.",
 }
 ArtifactPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$")]
-
-
-# -- models -----------------------------------------------------------------------------------------
-class ReviewItem(Wire):
-    job_id: str
-    title: str | None
-    employer: str
-    fit_score: float | None
-    fit_band: str | None
-    reasons: dict[str, Any]
-    keywords: list[str]
-    materials_generation: int | None
-    profile_version: int | None
-    resume_pdf_artifact_id: str | None
-    cover_pdf_artifact_id: str | None
-    application_url: str | None
-    apply_by: Literal["email", "browser"] | None
-    email_recipient: str | None
-    email_attachment_artifact_id: str | None
-    decision: str | None
-    dry_run_completed: bool
-    gate: str | None
-    gate_reason: str | None
-
-
-class ReviewQueue(Wire):
-    items: list[ReviewItem]
-    total: int
-
-
-class OutcomeRequest(Request):
-    outcome: UserOutcome
-    note: Annotated[str, Field(max_length=2000)] | None = None
-
-
-class OutcomeView(Wire):
-    job_id: str
-    outcome_id: str
-    outcome: str
-    kind: str
-    occurred_at: str
-
-
-class OutcomeList(Wire):
-    items: list[OutcomeView]
-
-
-class ApplicationView(Wire):
-    job_id: str
-    title: str | None
-    employer: str
-    stage: str
-    outcome: str | None
-    applied_at: str | None
-    follow_up_due_at: str | None
-
-
-class PipelineView(Wire):
-    counts: dict[str, int]
-    items: list[ApplicationView]
-
-
-class FollowUpList(Wire):
-    follow_up_days: int
-    items: list[ApplicationView]
-
-
-class Digest(Wire):
-    since: str | None
-    new_matches: int
-    prepared: int
-    awaiting_review: int
-    follow_ups_due: int
-    spent_usd: float
-    budget_usd: float
-    acknowledged_at: str | None
-
-
-class DigestAck(Wire):
-    acknowledged_at: str
-    previous_acknowledged_at: str | None
 
 
 # -- helpers ----------------------------------------------------------------------------------------
