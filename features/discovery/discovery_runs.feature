@@ -5,7 +5,7 @@ Feature: Discovery runs over the sample job board
   Scenario: a first run finds every posting once and merges the cross-posted ones
     Given the sample job board is running
     When a discovery run crawls every sample source
-    Then the run completed with 57 postings, 55 new jobs, 0 existing, 2 duplicates, 0 held
+    Then the run completed with 68 postings, 66 new jobs, 0 existing, 2 duplicates, 0 held
     And the merges were decided by "content_fingerprint" and "description_shingles"
     And the merged Northwind job keeps the observations of both of its sources
     And the run progress was recorded as 0/4, 1/4, 2/4
@@ -15,7 +15,7 @@ Feature: Discovery runs over the sample job board
     Given the sample job board is running
     And a discovery run crawled every sample source
     When a discovery run crawls every sample source
-    Then the run completed with 57 postings, 0 new jobs, 55 existing, 2 duplicates, 0 held
+    Then the run completed with 68 postings, 0 new jobs, 66 existing, 2 duplicates, 0 held
 
   Scenario: repeating a finished run (an activity retry) records nothing new
     Given the sample job board is running
@@ -71,9 +71,9 @@ Feature: Discovery runs over the sample job board
 
   Scenario: families crawled in parallel dedupe against each other
     Given the sample job board is running
-    When a discovery run crawls every sample source as 4 families, 4 at a time
-    Then the run completed with 57 postings, 55 new jobs, 0 existing, 2 duplicates, 0 held
-    And the run progress was recorded as 0/6, 1/6, 2/6, 3/6, 4/6
+    When a discovery run crawls every sample source as 6 families, 4 at a time
+    Then the run completed with 68 postings, 66 new jobs, 0 existing, 2 duplicates, 0 held
+    And the run progress was recorded as 0/8, 1/8, 2/8, 3/8, 4/8, 5/8, 6/8
 
   Scenario: a run that dies mid-family ends once, failed with the reason, naming no source
     Given a discovery run was started over 2 source families

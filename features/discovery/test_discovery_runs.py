@@ -23,7 +23,12 @@ from jobctrl.discovery.events import (
     JobSourceObserved,
 )
 from jobctrl.discovery.sample_board import Route, SampleJobBoard
-from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, LISTING_PATHS, quick_local_policy
+from jobctrl.discovery.sample_board.misbehaviour import (
+    BAD_ANSWERS,
+    LISTING_PATHS,
+    break_listing,
+    quick_local_policy,
+)
 from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX, SAMPLE_POSTINGS
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.events import DomainEvent
@@ -57,7 +62,7 @@ def detail_gone(board: SampleJobBoard, board_name: str, status: int) -> None:
 @given(parsers.parse("every sample source answers {answer}"))
 def all_misbehaving(board: SampleJobBoard, answer: str) -> None:
     for source in board.sources():
-        board.server.set_route(LISTING_PATHS[source.ats_kind].format(source.board), BAD_ANSWERS[answer])
+        break_listing(board.server, source, BAD_ANSWERS[answer])
 
 
 def _run(
@@ -100,13 +105,16 @@ def crawl_two(
     _run(runner, store, board, clock, "run-2", only={first, second})
 
 
-@when(parsers.parse("a discovery run crawls every sample source as 4 families, {parallel:d} at a time"))
+@when(
+    parsers.parse("a discovery run crawls every sample source as {count:d} families, {parallel:d} at a time")
+)
 def crawl_parallel(
-    runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, parallel: int
+    runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, count: int, parallel: int
 ) -> None:
     sources = board.sources()
-    kinds: list[AtsKind] = ["greenhouse", "lever", "ashby", "other"]
-    families = [[s for s in sources if s.ats_kind == kind] for kind in kinds]
+    kinds = sorted({s.family_name for s in sources})
+    families = [[s for s in sources if s.family_name == kind] for kind in kinds]
+    assert len(families) == count
 
     async def go() -> None:
         async with PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock) as gw:

@@ -1,4 +1,4 @@
-"""The scaled sample board (``scaled_postings``): the sample's 58 postings plus synthetic employers,
+"""The scaled sample board (``scaled_postings``): the sample's 69 postings plus synthetic employers,
 deterministic, every synthetic posting a distinct job by dedupe's own rules, served and discovered
 through the real activities."""
 
@@ -39,7 +39,7 @@ def test_the_unscaled_board_is_the_sample_itself() -> None:
         assert [(s.source_id, s.employer) for s in plain.sources()] == [
             (s.source_id, s.employer) for s in same.sources()
         ]
-        assert len(plain.sources()) == 9  # eight boards and Northwind's own career page
+        assert len(plain.sources()) == 11  # ten boards (six formats) and Northwind's own career page
 
 
 @pytest.mark.parametrize("total", [0, len(SAMPLE_POSTINGS) - 1, MAX_SCALED_POSTINGS + 1])

@@ -68,6 +68,11 @@ _USER_SOURCES = (
 NOT_PROJECTED: dict[str, str] = {
     "SourceConfigured": _USER_SOURCES,
     "SourceRemoved": _USER_SOURCES,
+    "SourceCrawlRecorded": (
+        "a source's health history, read by its registry aggregate for the quarantine and disable"
+        " recommendations (ADR 0152); their outcome, SourceStateChanged, and the run's own facts feed"
+        " source_quality (folding it too would count a fully failed run twice)"
+    ),
     "DuplicateJobLinked": _JOB_VIEWS,
     "DuplicateJobLinkRejected": _JOB_VIEWS,
     "SourceLocationCandidateDiscovered": _SOURCES,

@@ -18,5 +18,5 @@
   user's search, re-applied to every family after fetching.  Plain inputs plus an ``EventStore``, a
   ``Clock``, the tenant to write under (default ``local``) and (for crawling) a
   ``PolitenessGateway``: callable from Temporal activities.
-* ``sample_board`` — a local job board (58 postings, four formats, robots.txt) for tests and the demo.
+* ``sample_board`` — a local job board (69 postings, six formats, robots.txt) for tests and the demo.
 """

@@ -289,6 +289,19 @@ class SourceRemoved(DomainEvent, frozen=True):
     removed_at: str
 
 
+class SourceCrawlRecorded(DomainEvent, frozen=True):
+    """How one source fared in one discovery run: its health history (ADR 0152)."""
+
+    event_type = "SourceCrawlRecorded"
+    source_id: str
+    run_id: str
+    succeeded: bool
+    postings_seen: int
+    duplicates: int
+    recorded_at: str
+    error_class: str | None = None
+
+
 EVENTS: tuple[type[DomainEvent], ...] = (
     JobDiscovered,
     JobUpdated,
@@ -316,6 +329,7 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     DiscoveryExecutionMembershipClosed,
     SourceConfigured,
     SourceRemoved,
+    SourceCrawlRecorded,
 )
 
 

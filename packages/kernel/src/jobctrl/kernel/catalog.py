@@ -138,6 +138,8 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     # discovery: sources added and removed by the user (ADR 0150)
     "SourceConfigured",
     "SourceRemoved",
+    # discovery: each source's outcome per run, its health history (ADR 0152)
+    "SourceCrawlRecorded",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

@@ -1,16 +1,18 @@
 """The one politeness gateway every outbound crawl request goes through.
 
-For each request, in this order: the destination is checked (http(s), public address, loopback only
-when the policy allows it); robots.txt is consulted when the policy honours it; the run's budget is
-charged; the host's pacing and concurrency slot is awaited; then the request is sent with the honest
-User-Agent.  Redirects are followed by hand, at most ``policy.max_redirects`` hops, and every hop goes
-through the same checks, so a redirect cannot lead around robots or into a private network.  The body
-is read in chunks up to ``policy.max_body_bytes``; a larger body raises and nothing of it is returned.
+``get``, and ``post_json`` for documented JSON search APIs.  For each request, in this order: the
+destination is checked (http(s), public address, loopback only when the policy allows it);
+robots.txt is consulted when the policy honours it; the run's budget is charged; the host's pacing
+and concurrency slot is awaited; then the request is sent with the honest User-Agent.  Redirects are
+followed by hand (``get`` only), at most ``policy.max_redirects`` hops, and every hop goes through
+the same checks, so a redirect cannot lead around robots or into a private network.  The body is
+read in chunks up to ``policy.max_body_bytes``; a larger body raises and nothing of it is returned.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -201,8 +203,32 @@ class PolitenessGateway:
             current = urljoin(current, location)
         raise TooManyRedirects(f"more than {policy.max_redirects} redirects")
 
+    async def post_json(
+        self,
+        url: str,
+        body: object,
+        policy: CrawlPolicy,
+        budget: RequestBudget,
+        *,
+        headers: dict[str, str] | None = None,
+    ) -> httpx.Response:
+        """POST a JSON body (a documented search API such as Workday's CXS) under the same checks as
+        ``get``: destination, robots when the policy honours it, budget, pacing, UA, body cap.
+        Redirects are not followed (a search API that redirects is not answering): the 3xx response is
+        returned for the caller to refuse."""
+        content = json.dumps(body, separators=(",", ":")).encode()
+        extra = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
+        return await self._one_request(url, policy, budget, extra, method="POST", content=content)
+
     async def _one_request(
-        self, url: str, policy: CrawlPolicy, budget: RequestBudget, extra_headers: dict[str, str]
+        self,
+        url: str,
+        policy: CrawlPolicy,
+        budget: RequestBudget,
+        extra_headers: dict[str, str],
+        *,
+        method: str = "GET",
+        content: bytes | None = None,
     ) -> httpx.Response:
         try:
             await check_destination(url, allow_loopback=policy.allow_loopback)
@@ -218,9 +244,10 @@ class PolitenessGateway:
             await self._pace(slot, policy)
             try:
                 async with self._client.stream(
-                    "GET",
+                    method,
                     url,
                     headers={**extra_headers, **self._headers()},
+                    content=content,
                     timeout=policy.request_timeout_s,
                 ) as response:
                     body = await _read_capped(response, policy.max_body_bytes, truncate=False)

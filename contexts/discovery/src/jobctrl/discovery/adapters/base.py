@@ -8,9 +8,11 @@ will not fix them soon but the source may come back); 5xx, 429 and network troub
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -19,6 +21,7 @@ from jobctrl.kernel.errors import ConfigurationError, SourceUnavailableError, Tr
 from jobctrl.kernel.text import bound_text
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
+T = TypeVar("T")
 MAX_POSTINGS_PER_SOURCE = 2000
 MAX_TITLE = 300
 MAX_DESCRIPTION = 16_000
@@ -121,10 +124,24 @@ def matches_filters(posting: ObservedPosting, config: SourceConfig) -> bool:
 async def fetch_json(gateway: PolitenessGateway, url: str, policy: CrawlPolicy, budget: RequestBudget) -> Any:
     response = await gateway.get(url, policy, budget, headers={"Accept": "application/json"})
     check_status(response)
+    return parse_json(response, url[:120])
+
+
+def parse_json(response: httpx.Response, what: str) -> Any:
     try:
         return json.loads(response.content)
     except (ValueError, UnicodeDecodeError) as exc:
-        raise MalformedSourceResponse(f"not JSON from {url[:120]}") from exc
+        raise MalformedSourceResponse(f"not JSON: {what}") from exc
+
+
+async def settle(calls: Sequence[Awaitable[T]]) -> list[T]:
+    """Run the calls concurrently (the gateway caps per-host concurrency) and let every one settle
+    before the first failure is raised, so no request outlives the source's crawl."""
+    outcomes = await asyncio.gather(*calls, return_exceptions=True)
+    for outcome in outcomes:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return list(outcomes)  # type: ignore[arg-type]
 
 
 def check_status(response: httpx.Response) -> None:

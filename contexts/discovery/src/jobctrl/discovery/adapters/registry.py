@@ -9,6 +9,11 @@ from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig
 from jobctrl.discovery.adapters.greenhouse import fetch_greenhouse
 from jobctrl.discovery.adapters.jsonld import fetch_career_page
 from jobctrl.discovery.adapters.lever import fetch_lever
+from jobctrl.discovery.adapters.personio import fetch_personio
+from jobctrl.discovery.adapters.recruitee import fetch_recruitee
+from jobctrl.discovery.adapters.smartrecruiters import fetch_smartrecruiters
+from jobctrl.discovery.adapters.workable import fetch_workable
+from jobctrl.discovery.adapters.workday import fetch_workday
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.politeness import ATS_POLICY, CAREER_PAGE_POLICY, CrawlPolicy, PolitenessGateway, RequestBudget
 
@@ -21,6 +26,11 @@ ADAPTERS: dict[str, tuple[Fetcher, CrawlPolicy]] = {
     "lever": (fetch_lever, ATS_POLICY),
     "ashby": (fetch_ashby, ATS_POLICY),
     "careers": (fetch_career_page, CAREER_PAGE_POLICY),
+    "workday": (fetch_workday, ATS_POLICY),
+    "smartrecruiters": (fetch_smartrecruiters, ATS_POLICY),
+    "workable": (fetch_workable, ATS_POLICY),
+    "recruitee": (fetch_recruitee, ATS_POLICY),
+    "personio": (fetch_personio, ATS_POLICY),
 }
 _ALIASES = {"other": "careers"}  # configs that name only their ATS kind
 

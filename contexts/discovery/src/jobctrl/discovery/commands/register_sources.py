@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.adapters.registry import adapter_for
 from jobctrl.discovery.commands.register_source import register_source
+from jobctrl.discovery.domain.source_spec import SOURCE_KIND_OF
 from jobctrl.discovery.events import SourceKind, SourceState
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
@@ -14,8 +15,9 @@ from jobctrl.kernel.store import EventStore
 
 
 def source_kind_for(config: SourceConfig) -> SourceKind:
-    # ATS job-board JSON APIs are ``ats_api``; JSON-LD career pages are employer career pages.
-    return "employer_careers_page" if config.ats_kind == "other" else "ats_api"
+    # ATS job-board JSON APIs are ``ats_api``; JSON-LD career pages are employer career pages,
+    # broad boards and smart extraction their own kinds.
+    return SOURCE_KIND_OF.get(config.family_name, "ats_api")
 
 
 def register_sources(

@@ -17,12 +17,15 @@ from jobctrl.discovery.commands.load_catalog import load_catalog
 from jobctrl.discovery.commands.record_observation import record_observation
 from jobctrl.discovery.domain.dedupe import JobCatalog, Verdict
 from jobctrl.discovery.domain.search import SearchFilters
+from jobctrl.discovery.domain.source import SourceEntry
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.events import DiscoveryRunCounts
-from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.ids import LOCAL_TENANT, new_job_id
 from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.store.errors import ConcurrencyConflict
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
 EVERYTHING = SearchFilters()  # the default search accepts every posting
@@ -131,5 +134,35 @@ async def run_source_family(
             if outcome.verdict is not Verdict.HELD and outcome.job_id not in job_ids:
                 job_ids.append(outcome.job_id)
         outcomes[source_id] = SourceRunOutcome(True, len(postings), duplicates)
+    _record_health(store, outcomes, failures, run_id=run_id, clock=clock, tenant_id=tenant_id)
     failed = bool(sources) and len(failures) == len(sources)
     return FamilyResult(tally.counts(), failures, job_ids, failed, outcomes)
+
+
+def _record_health(
+    store: EventStore,
+    outcomes: dict[str, SourceRunOutcome],
+    failures: Sequence[SourceFailure],
+    *,
+    run_id: str,
+    clock: Clock,
+    tenant_id: str,
+) -> None:
+    """Each registered source's outcome of this run on its own stream (ADR 0152); a source whose
+    history says so is quarantined or disabled in the same save.  Unregistered sources have no
+    registry stream to write to and are skipped."""
+    codes = {f.source_id: f.code for f in failures}
+    repo = AggregateRepository.for_class(store, SourceEntry, clock=clock, tenant_id=tenant_id)
+    at = isoformat(clock.now())
+    for source_id, outcome in outcomes.items():
+        try:
+            entry = repo.load(source_id)
+        except JobCtrlError:
+            continue  # an id that is not a stream id was never registered
+        if entry is None:
+            continue
+        if entry.record_crawl(run_id=run_id, outcome=outcome, error_class=codes.get(source_id), at=at):
+            try:
+                repo.save(entry)
+            except ConcurrencyConflict:
+                continue  # another attempt of this run recorded it first

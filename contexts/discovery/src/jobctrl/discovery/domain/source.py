@@ -8,8 +8,10 @@ operator re-activation (reason ``operator``), never through an automatic recomme
 from __future__ import annotations
 
 from jobctrl.discovery.domain.errors import InvalidSourceTransition
+from jobctrl.discovery.domain.source_health import SourceRunOutcome, recommend
 from jobctrl.discovery.events import (
     SourceConfigured,
+    SourceCrawlRecorded,
     SourceKind,
     SourceRegistryEntryCreated,
     SourceRemoved,
@@ -18,6 +20,8 @@ from jobctrl.discovery.events import (
 )
 from jobctrl.kernel.aggregate import Aggregate, applies
 from jobctrl.kernel.text import bounded_code
+
+HISTORY = 20  # runs kept for the health recommendation (its widest window is 10)
 
 
 class SourceEntry(Aggregate):
@@ -31,6 +35,8 @@ class SourceEntry(Aggregate):
         self.state: SourceState = "experimental"
         self.configuration: SourceConfigured | None = None  # None: registered by code, not by a user
         self.removed = False
+        self.outcomes: list[SourceRunOutcome] = []  # oldest first, the last HISTORY runs
+        self.crawled_runs: list[str] = []
 
     def register(self, *, kind: SourceKind, policy_id: str, state: SourceState, at: str) -> None:
         if self.registered:
@@ -78,6 +84,25 @@ class SourceEntry(Aggregate):
         self._record(SourceRemoved(source_id=self.id, removed_at=at))
         return True
 
+    def record_crawl(
+        self, *, run_id: str, outcome: SourceRunOutcome, error_class: str | None, at: str
+    ) -> bool:
+        """Record how the source fared in ``run_id`` (once per run), then apply what its history
+        recommends (quarantine, disable) as an automatic state change."""
+        if not self.registered or run_id in self.crawled_runs:
+            return False
+        self._record(
+            SourceCrawlRecorded(
+                source_id=self.id, run_id=run_id, succeeded=outcome.succeeded,
+                postings_seen=outcome.postings_seen, duplicates=outcome.duplicates, recorded_at=at,
+                error_class=None if outcome.succeeded else bounded_code(error_class or "unclassified"),
+            )
+        )  # fmt: skip
+        advice = recommend(self.state, self.outcomes)
+        if advice is not None and not self.removed:
+            self.change_state(to=advice.to_state, reason=advice.reason, at=at)
+        return True
+
     @property
     def listed(self) -> bool:
         """A user's source that has not been removed."""
@@ -91,6 +116,12 @@ class SourceEntry(Aggregate):
     def _configured(self, event: SourceConfigured) -> None:
         self.configuration = event
         self.removed = False
+
+    @applies(SourceCrawlRecorded)
+    def _crawled(self, event: SourceCrawlRecorded) -> None:
+        outcome = SourceRunOutcome(event.succeeded, event.postings_seen, event.duplicates)
+        self.outcomes = [*self.outcomes, outcome][-HISTORY:]
+        self.crawled_runs = [*self.crawled_runs, event.run_id][-HISTORY:]
 
     @applies(SourceRemoved)
     def _removed(self, event: SourceRemoved) -> None:

@@ -23,10 +23,17 @@ import json
 from collections.abc import Sequence
 
 from jobctrl.discovery.adapters.base import SourceConfig
+from jobctrl.discovery.events import AtsKind
 from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX, SAMPLE_POSTINGS, SamplePosting
 from jobctrl.discovery.sample_board.server import LocalHttpServer, Route
+from jobctrl.discovery.sample_board.vendors import (
+    install_smartrecruiters,
+    install_workday,
+    workday_external_path,
+)
 
 PUBLISHED = "2026-02-20T09:00:00Z"
+WORKDAY_SITE = "External"  # the sample Workday employer's career site: {base}/External
 
 
 def _html_page(title: str, body: str, head: str = "") -> bytes:
@@ -43,6 +50,10 @@ def _detail_path(p: SamplePosting) -> str:
         return f"/lever/{p.board}/{p.native_id}"
     if p.format == "ashby":
         return f"/ashby/{p.board}/{p.native_id}"
+    if p.format == "workday":
+        return f"/{WORKDAY_SITE}{workday_external_path(p)}"
+    if p.format == "smartrecruiters":
+        return f"/sr/{p.board}/{p.native_id}-{p.slug}"
     return f"/careers/{p.board}/jobs/{p.slug}"
 
 
@@ -205,16 +216,7 @@ class SampleJobBoard:
     def sources(self) -> list[SourceConfig]:
         """One SourceConfig per board (Northwind has its own career page too), all pointing here."""
         boards = {(p.format, p.board, p.employer) for p in self.postings}
-        return [
-            SourceConfig(
-                source_id=f"{'careers' if fmt == 'other' else fmt}-{board}",
-                ats_kind=fmt,
-                board=board,
-                employer=employer,
-                base_url=self.base_url,
-            )
-            for fmt, board, employer in sorted(boards)
-        ]
+        return [source_for(fmt, board, employer, self.base_url) for fmt, board, employer in sorted(boards)]
 
     def _install_routes(self) -> None:
         base = self.base_url
@@ -244,9 +246,27 @@ class SampleJobBoard:
                 self.server.set_route(f"/v0/postings/{board}", Route(200, _lever(base, posts)))
             elif fmt == "ashby":
                 self.server.set_route(f"/posting-api/job-board/{board}", Route(200, _ashby(base, posts)))
+            elif fmt == "workday":
+                install_workday(self.server, base, board, WORKDAY_SITE, posts)
+            elif fmt == "smartrecruiters":
+                install_smartrecruiters(self.server, base, board, posts)
             else:
                 links = "".join(
                     f'<li><a href="{_detail_path(p)}">{html.escape(p.title)}</a></li>' for p in posts
                 )
                 page = _html_page(f"Careers at {posts[0].employer}", f"<h1>Open roles</h1><ul>{links}</ul>")
                 self.server.set_route(f"/careers/{board}", Route(200, page, "text/html"))
+
+
+def source_for(fmt: str, board: str, employer: str, base_url: str) -> SourceConfig:
+    """The sample board's source for one employer board (its family's own board key)."""
+    if fmt == "workday":
+        return SourceConfig(
+            f"workday-{board}", "workday", f"{board}/{WORKDAY_SITE}", employer, base_url, family="workday"
+        )
+    if fmt == "smartrecruiters":
+        return SourceConfig(
+            f"smartrecruiters-{board}", "other", board, employer, base_url, family="smartrecruiters"
+        )
+    kind: AtsKind = fmt  # type: ignore[assignment]  # greenhouse | lever | ashby | other
+    return SourceConfig(f"{'careers' if fmt == 'other' else fmt}-{board}", kind, board, employer, base_url)

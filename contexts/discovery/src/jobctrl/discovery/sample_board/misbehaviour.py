@@ -6,8 +6,8 @@ answer, server and client errors.
 
 from __future__ import annotations
 
-from jobctrl.discovery.events import AtsKind
-from jobctrl.discovery.sample_board.server import Route
+from jobctrl.discovery.adapters.base import SourceConfig
+from jobctrl.discovery.sample_board.server import LocalHttpServer, Route
 from jobctrl.politeness import CrawlPolicy
 
 BAD_ANSWERS: dict[str, Route] = {
@@ -22,12 +22,24 @@ BAD_ANSWERS: dict[str, Route] = {
     "404": Route(404, b'{"error": "board not found"}'),
 }
 
-LISTING_PATHS: dict[AtsKind, str] = {
+LISTING_PATHS: dict[str, str] = {
     "greenhouse": "/v1/boards/{}/jobs",
     "lever": "/v0/postings/{}",
     "ashby": "/posting-api/job-board/{}",
     "other": "/careers/{}",
+    "careers": "/careers/{}",
+    "smartrecruiters": "/v1/companies/{}/postings",
+    "workday": "/wday/cxs/{}/jobs",  # board "tenant/site"; a POST search API
 }
+
+
+def break_listing(server: LocalHttpServer, source: SourceConfig, answer: Route) -> None:
+    """Switch the source's listing to ``answer`` (a POST search API answers it to every search)."""
+    path = LISTING_PATHS[source.family_name].format(source.board)
+    if source.family_name == "workday":
+        server.set_post_route(path, lambda _body: answer)
+    else:
+        server.set_route(path, answer)
 
 
 def quick_local_policy(policy: CrawlPolicy) -> CrawlPolicy:

@@ -13,7 +13,7 @@ from jobctrl.discovery.events import AtsKind
 
 @dataclass(frozen=True, slots=True)
 class SamplePosting:
-    format: AtsKind  # greenhouse | lever | ashby | other (JSON-LD career page)
+    format: str  # greenhouse | lever | ashby | other (JSON-LD career page) | workday | smartrecruiters
     board: str
     employer: str
     native_id: str
@@ -125,7 +125,7 @@ LOCATIONS = (
 )
 
 # (format, board, employer, count, blurb)
-BOARDS: tuple[tuple[AtsKind, str, str, int, str], ...] = (
+BOARDS: tuple[tuple[str, str, str, int, str], ...] = (
     (
         "greenhouse",
         "northwind",
@@ -146,6 +146,8 @@ BOARDS: tuple[tuple[AtsKind, str, str, int, str], ...] = (
     ("ashby", "piedpiper", "Pied Piper", 7, "develops compression technology for video streaming at scale"),
     ("other", "acme", "Acme Robotics", 6, "designs warehouse robots that work safely beside people"),
     ("other", "contoso", "Contoso Energy", 6, "operates a network of community solar farms"),
+    ("workday", "fabrikam", "Fabrikam Aerospace", 6, "builds flight-planning software for regional airlines"),
+    ("smartrecruiters", "tailspin", "Tailspin Travel", 5, "books group travel for schools and sports clubs"),
 )
 
 
@@ -164,6 +166,16 @@ def describe(employer: str, blurb: str, role: _Role, location: str, seq: int) ->
     )
 
 
+def _native_id(fmt: str, board: str, seq: int) -> str:
+    if fmt == "greenhouse":
+        return str(4_000_000 + seq)
+    if fmt == "smartrecruiters":
+        return str(744_000_000_000 + seq)  # SmartRecruiters posting ids are long numbers
+    if fmt == "workday":
+        return f"R{seq:06d}"  # a Workday requisition id
+    return f"{board}-{seq}"
+
+
 def _postings() -> list[SamplePosting]:
     out: list[SamplePosting] = []
     for b_index, (fmt, board, employer, count, blurb) in enumerate(BOARDS):
@@ -179,7 +191,7 @@ def _postings() -> list[SamplePosting]:
                     format=fmt,
                     board=board,
                     employer=employer,
-                    native_id=str(4_000_000 + seq) if fmt == "greenhouse" else f"{board}-{seq}",
+                    native_id=_native_id(fmt, board, seq),
                     slug=slug,
                     title=role.title,
                     location=location,

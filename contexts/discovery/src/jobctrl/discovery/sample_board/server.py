@@ -7,8 +7,10 @@ is recorded with its headers, arrival time and how many requests were in flight 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
@@ -45,11 +47,17 @@ class RecordedRequest:
     arrived_at: float
     in_flight: int
     method: str = "GET"
+    body: bytes = b""
+
+
+#: Answers a POST from its body (a search API whose page depends on the offset it was asked for).
+PostResponder = Callable[[bytes], Route]
 
 
 @dataclass
 class _State:
     routes: dict[str, Route] = field(default_factory=dict)
+    post_routes: dict[str, PostResponder] = field(default_factory=dict)
     requests: list[RecordedRequest] = field(default_factory=list)
     in_flight: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -89,6 +97,11 @@ class LocalHttpServer:
     def set_route(self, path: str, route: Route) -> None:
         with self._state.lock:
             self._state.routes[path] = route
+
+    def set_post_route(self, path: str, responder: PostResponder) -> None:
+        """Answer POSTs to ``path`` with ``responder(body)`` (any other POST is refused with 405)."""
+        with self._state.lock:
+            self._state.post_routes[path] = responder
 
     def hold_route(self, path: str, until: threading.Event) -> None:
         """Keep answering ``path`` as before, but only once ``until`` is set."""
@@ -141,8 +154,11 @@ class LocalHttpServer:
                         state.in_flight -= 1
 
             def do_POST(self) -> None:
-                # Recorded (a dry run must never send one) and refused: the board accepts no submissions.
+                # Recorded (a dry run must never send one).  Only search APIs (``set_post_route``)
+                # answer; anything else is refused: the board accepts no submissions.
                 parts = urlsplit(self.path)
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(min(length, 1_000_000)) if length > 0 else b""
                 with state.lock:
                     state.requests.append(
                         RecordedRequest(
@@ -152,11 +168,30 @@ class LocalHttpServer:
                             time.monotonic(),
                             0,
                             method="POST",
+                            body=body,
                         )
                     )
-                self.send_response(405)
-                self.send_header("Content-Length", "0")
+                    responder = state.post_routes.get(parts.path)
+                if responder is None:
+                    self.send_response(405)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self._answer(responder(body))
+
+            def _answer(self, route: Route) -> None:
+                if route.hold is not None:
+                    route.hold.wait(HOLD_LIMIT_S)
+                if route.delay_s:
+                    time.sleep(route.delay_s)
+                self.send_response(route.status)
+                self.send_header("Content-Type", route.content_type)
+                self.send_header("Content-Length", str(len(route.body)))
+                for name, value in route.headers:
+                    self.send_header(name, value)
                 self.end_headers()
+                self.wfile.write(route.body)
 
             def log_message(self, format: str, *args: object) -> None:  # quiet
                 return

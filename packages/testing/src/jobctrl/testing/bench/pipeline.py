@@ -6,7 +6,7 @@ with five activities, plus its share of Discover).
 
 A job counts when its preparation ended (PDFs, or ``not_eligible``).  ``JOBCTRL_BENCH_PIPELINE_MIN_SCORE``
 (default 1, so nearly every job goes through to PDFs) sets eligibility; ``JOBCTRL_BENCH_PIPELINE_JOBS``
-(default 1,000) sizes the sample board (``scaled_postings``: the sample's 58 postings plus synthetic
+(default 1,000) sizes the sample board (``scaled_postings``: the sample's 69 postings plus synthetic
 employers, every one a distinct job).
 """
 
