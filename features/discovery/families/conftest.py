@@ -32,7 +32,7 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.sample_board import SampleJobBoard
-from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
+from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, quick_local_policy
 from jobctrl.discovery.sample_board.postings import ROLES, SamplePosting, describe
 from jobctrl.discovery.sample_board.server import LocalHttpServer, Route
 from jobctrl.discovery.sample_board.vendors import (
@@ -215,7 +215,7 @@ def _bad_answers(family: str) -> dict[str, Route]:
         "429": Route(429, b'{"message": "rate limit exceeded"}', headers=(("Retry-After", "30"),)),
         "503": Route(503, b"unavailable"),
         "500": Route(500, b"oops"),
-        "slowly": Route(200, b"{}", xml, delay_s=1.5),
+        "slowly": BAD_ANSWERS["slowly"],  # longer than the test policy's request timeout
         "a huge body": Route(200, b'{"jobs": [' + b'{"id": 1},' * 250_000 + b"{}]}", xml),
         "404": Route(404, b'{"message": "company not found"}'),
         "an entity bomb": Route(

@@ -1,5 +1,8 @@
 """Steps of features/discovery/families/recruitee.feature (shared steps: this folder's conftest)."""
 
+import pytest
 from pytest_bdd import scenarios
+
+pytestmark = pytest.mark.both_databases
 
 scenarios("discovery/families/recruitee.feature")

@@ -182,9 +182,12 @@ class LocalHttpServer:
 
             def _answer(self, route: Route) -> None:
                 if route.hold is not None:
-                    route.hold.wait(HOLD_LIMIT_S)
-                if route.delay_s:
-                    time.sleep(route.delay_s)
+                    deadline = time.monotonic() + HOLD_LIMIT_S
+                    while not route.hold.wait(0.05) and not state.closing.is_set():
+                        if time.monotonic() > deadline:
+                            break
+                if route.delay_s and state.closing.wait(route.delay_s):
+                    return  # stopping: the client gave up long ago
                 self.send_response(route.status)
                 self.send_header("Content-Type", route.content_type)
                 self.send_header("Content-Length", str(len(route.body)))
