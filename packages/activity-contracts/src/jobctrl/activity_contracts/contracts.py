@@ -16,9 +16,11 @@ StepStatus = Literal["done", "skipped", "not_eligible"]
 Cohort = Literal["observed_this_run", "existing_backlog"]
 OutcomeStatus = Literal["succeeded", "failed", "canceled"]
 StepTransition = Literal["queued", "started", "completed", "failed"]
+#: The one step-kind vocabulary: activity payloads and the ``PipelineStep*`` events both use it.
 StepKind = Literal[
-    "source_planning", "source_family", "enrichment_pass", "preparation_fanout", "existing_backlog_sweep"
-]
+    "source_planning", "source_family", "enrichment_pass", "preparation_fanout", "existing_backlog_sweep",
+    "pdf_render",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)

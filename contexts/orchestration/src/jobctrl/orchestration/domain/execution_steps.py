@@ -9,8 +9,7 @@ Which transition wins for the read model (attempt order, the first terminal, the
 
 from __future__ import annotations
 
-from typing import Literal
-
+from jobctrl.activity_contracts.contracts import StepTransition
 from jobctrl.kernel.aggregate import Aggregate, applies
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.text import bound_text, bounded_code
@@ -24,7 +23,7 @@ from jobctrl.orchestration.events import (
     StepKind,
 )
 
-Transition = Literal["queued", "started", "completed", "failed"]
+Transition = StepTransition
 ATTEMPT = 1  # the live path reports one attempt per execution; the fold is attempt-aware regardless
 _TRANSITIONS: dict[type[DomainEvent], Transition] = {
     PipelineStepQueued: "queued",

@@ -113,9 +113,9 @@ def complete_run(
 def step(store: EventStore, workflow_id: str, run_id: str, kind: StepKind, *, done: bool) -> None:
     """One pipeline step of a Discover execution, running or completed."""
     ref = ExecutionRef(tenant_id="local", workflow_id=workflow_id, temporal_run_id=run_id)
-    changes = [PipelineStepChange(kind, kind, "started", AT)]  # type: ignore[arg-type]
+    changes = [PipelineStepChange(kind, kind, "started", AT)]
     if done:
-        changes.append(PipelineStepChange(kind, kind, "completed", AT, duration_ms=5))  # type: ignore[arg-type]
+        changes.append(PipelineStepChange(kind, kind, "completed", AT, duration_ms=5))
     record_pipeline_steps(store, ref, changes, clock=FixedClock(_now()))
 
 
