@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,7 +19,7 @@ from jobctrl.contact.commands.services import ContactServices
 from jobctrl.contact.commands.start_research import start_research
 from jobctrl.contact.extraction import OfflineContactExtractor
 from jobctrl.contact.ports import FetchedPage, RobotsDisallowedError
-from jobctrl.contact.vault import PersonalDataVault
+from jobctrl.contact.vault import FileKeyStore, PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
@@ -81,10 +82,10 @@ def site() -> Iterator[CareersSite]:
 
 
 @pytest.fixture
-def svc(database: Database, site: CareersSite) -> ContactServices:
+def svc(database: Database, site: CareersSite, tmp_path: Path) -> ContactServices:
     store = EventStore(database, registry())
     store.create_schema()
-    vault = PersonalDataVault(database)
+    vault = PersonalDataVault(database, FileKeyStore(tmp_path / "keys"))
     vault.create_schema()
     return ContactServices(
         store=store,

@@ -11,7 +11,7 @@ Feature: Erasing a contact from an append-only log
     When the user deletes that contact
     Then a ContactDeleted event is in the log
     And reading every sealed value of the log yields nothing about "Jane Doe"
-    And the contact's key is gone
+    And the contact's key is gone from the key store
 
   Scenario: A deleted contact cannot be deleted twice
     Given a confirmed contact "Jane Doe" with e-mail "jane@acme.example"

@@ -17,7 +17,7 @@ from jobctrl.contact.commands.run_research import run_research
 from jobctrl.contact.commands.services import ContactServices
 from jobctrl.contact.commands.start_research import start_research
 from jobctrl.contact.policy import SourceAccessPolicy, allowlist_from
-from jobctrl.contact.vault import contact_subject_keys
+from jobctrl.contact.vault import FileKeyStore, contact_subject_keys
 from jobctrl.kernel.store import job_events
 
 from .conftest import CareersSite
@@ -87,7 +87,7 @@ def nothing_readable(svc: ContactServices, ctx: dict[str, Any], name: str) -> No
     assert svc.vault.open(ctx["contact_id"], ctx["sealed_name"]) is None
 
 
-@then("the contact's key is gone")
+@then("the contact's key is gone from the key store")
 def key_gone(svc: ContactServices, ctx: dict[str, Any]) -> None:
     with svc.store.db.read() as conn:
         key = conn.execute(
@@ -95,7 +95,9 @@ def key_gone(svc: ContactServices, ctx: dict[str, Any]) -> None:
                 contact_subject_keys.c.subject_id == ctx["contact_id"]
             )
         ).scalar_one()
-    assert key is None
+    assert key is None  # the database never held it
+    assert svc.vault.keys.get(ctx["contact_id"]) is None
+    assert isinstance(svc.vault.keys, FileKeyStore) and not svc.vault.keys.path(ctx["contact_id"]).exists()
 
 
 @when("the user finishes the review")

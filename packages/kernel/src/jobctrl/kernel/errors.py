@@ -64,11 +64,28 @@ class SourceUnavailableError(JobCtrlError):
     retryable = True
 
 
+class StorageUnavailable(JobCtrlError):
+    """The database this process opened is gone, replaced, read-only, full or unreachable (ADR 0102).
+
+    ``reason`` is one of ``missing``, ``replaced``, ``read_only``, ``disk_full``, ``unreachable``.
+    Retryable: storage that comes back (space freed, the server restarted) serves the retry."""
+
+    code = "storage_unavailable"
+    retryable = True
+    REASONS: ClassVar[frozenset[str]] = frozenset(
+        {"missing", "replaced", "read_only", "disk_full", "unreachable"}
+    )
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason if reason in self.REASONS else "unreachable"
+
+
 NON_RETRYABLE_CODES: frozenset[str] = frozenset(
     {"configuration", "authentication", "missing_input", "budget_exceeded", "attempt_budget_exhausted"}
 )
 RETRYABLE_CODES: frozenset[str] = frozenset(
-    {"transient_network", "llm_transient", "source_unavailable", "unclassified"}
+    {"transient_network", "llm_transient", "source_unavailable", "storage_unavailable", "unclassified"}
 )
 
 

@@ -6,8 +6,12 @@ beyond building the Typer tree.
 
 from __future__ import annotations
 
-import typer
+from typing import Any
 
+import typer
+from typer.core import TyperGroup
+
+from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.runtime.commands import (
     applications,
     config,
@@ -23,8 +27,26 @@ from jobctrl.runtime.commands import (
     worker,
 )
 
+STORAGE_EXIT = 3
+
+
+class _FailClosed(TyperGroup):
+    """Any command whose database is missing, replaced, read-only, full or unreachable exits 3 with
+    the reason and what to do, never a traceback (ADR 0102)."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except StorageUnavailable as exc:
+            typer.echo(f"storage unavailable ({exc.reason}): {exc.message}", err=True)
+            raise typer.Exit(STORAGE_EXIT) from None
+
+
 app = typer.Typer(
-    no_args_is_help=True, add_completion=False, help="JobCtrl: the durable job-search pipeline."
+    cls=_FailClosed,
+    no_args_is_help=True,
+    add_completion=False,
+    help="JobCtrl: the durable job-search pipeline.",
 )
 # Commands that start something validate the configuration first (exit 2 naming each bad key).
 CONFIGURED = frozenset({"demo", "serve", "worker", "run", "profile", "materials", "sources"})

@@ -14,8 +14,10 @@ def finish_review(svc: ContactServices, task_id: str) -> int:
     task = svc.tasks.get(task_id)
     confirmed = {cid for cid in task.candidates if svc.contacts.load(cid) is not None}
     task.complete(confirmed_count=len(confirmed), at=svc.now_iso())
+    forgotten = sorted(set(task.candidates) - confirmed)
     with svc.store.transaction() as tx:
         svc.tasks.save(task, tx=tx)
-        for candidate_id in sorted(set(task.candidates) - confirmed):
+        for candidate_id in forgotten:
             svc.vault.forget(candidate_id, now=svc.clock.now(), conn=tx.conn)
+    svc.vault.shred(*forgotten)  # their keys go once the completion is committed (ADR 0103)
     return len(confirmed)

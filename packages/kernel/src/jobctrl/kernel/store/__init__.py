@@ -1,6 +1,14 @@
 """The append-only ``job_events`` log on SQLAlchemy 2 Core (SQLite WAL or PostgreSQL)."""
 
-from jobctrl.kernel.store.database import Database, database_url_from_env, open_database
+from jobctrl.kernel.store.database import (
+    Database,
+    StorageIdentity,
+    database_identity,
+    database_url_from_env,
+    identity_marker,
+    open_database,
+    storage_failure,
+)
 from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, PayloadTooLarge
 from jobctrl.kernel.store.event_store import (
     AppendRequest,
@@ -20,10 +28,14 @@ __all__ = [
     "EventStore",
     "IdempotencyConflict",
     "PayloadTooLarge",
+    "StorageIdentity",
     "WriteTransaction",
     "aggregate_snapshots",
+    "database_identity",
     "database_url_from_env",
+    "identity_marker",
     "job_events",
     "metadata",
     "open_database",
+    "storage_failure",
 ]

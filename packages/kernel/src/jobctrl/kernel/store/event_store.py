@@ -18,6 +18,7 @@ import msgspec
 import psycopg
 from sqlalchemy import Connection, func, select, text
 
+from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.events import NewEvent, StoredEvent
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
@@ -215,22 +216,39 @@ class EventStore:
         EXCLUSIVE table lock on PostgreSQL (which opens the transaction), commit on success and
         rollback on any error.  It saves most of a transaction's fixed cost (ADR 0006).
         """
-        pooled = self.db.engine.raw_connection()
-        try:
-            driver: Any = pooled.driver_connection
-            cur = driver.cursor()
-            if self.db.is_postgres:
-                cur.execute("LOCK TABLE job_events IN EXCLUSIVE MODE")  # ADR 0003
-            else:
-                cur.execute("BEGIN IMMEDIATE")
+        with self.db.storage_errors(writing=True):  # lost storage fails closed here too (ADR 0102)
+            self.db.verify()
+            pooled = self.db.engine.raw_connection()
             try:
-                yield cur
-            except BaseException:
-                driver.rollback()
-                raise
-            driver.commit()
-        finally:
-            pooled.close()
+                driver: Any = pooled.driver_connection
+                cur = driver.cursor()
+                if self.db.is_postgres:
+                    cur.execute("LOCK TABLE job_events IN EXCLUSIVE MODE")  # ADR 0003
+                    self._check_identity(cur)
+                else:
+                    cur.execute("BEGIN IMMEDIATE")
+                try:
+                    yield cur
+                except BaseException:
+                    driver.rollback()
+                    raise
+                driver.commit()
+            finally:
+                pooled.close()
+
+    def _check_identity(self, cur: Any) -> None:
+        expected = self.db.identity.database_id
+        if not expected:
+            return
+        try:
+            cur.execute("SELECT database_id FROM jobctrl_database")
+            row = cur.fetchone()
+        except Exception:
+            cur.connection.rollback()
+            raise
+        if row is None or row[0] != expected:
+            cur.connection.rollback()
+            raise StorageUnavailable("replaced", "the database's identity changed while in use: restart")
 
     def encode(self, events: Sequence[NewEvent]) -> list[EncodedEvent]:
         """Validate every event against its registry schema and the size limit, and encode it."""

@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi import FastAPI, Header, Query, Request, Response
-from fastapi.responses import HTMLResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
+from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
@@ -36,7 +39,7 @@ from jobctrl.runtime.api import (
     sources,
     start_discovery,
 )
-from jobctrl.runtime.api.errors import ApiError, install_error_handlers
+from jobctrl.runtime.api.errors import ApiError, install_error_handlers, storage_error_body
 from jobctrl.runtime.api.guard import (
     DEFAULT_MAX_BODY_BYTES,
     LOOPBACK_HOSTS,
@@ -50,6 +53,7 @@ from jobctrl.runtime.api.guard import (
     redact_access_log,
 )
 from jobctrl.runtime.api.hub import EventHub
+from jobctrl.runtime.api.models import ErrorBody
 from jobctrl.runtime.api.operations import router as operations_router
 from jobctrl.runtime.api.services import Services, services
 from jobctrl.runtime.api.sse import event_stream, parse_resume_point
@@ -77,6 +81,25 @@ class ApiConfig:
     max_body_bytes: int = int(os.environ.get("JOBCTRL_API_MAX_BODY_BYTES", str(DEFAULT_MAX_BODY_BYTES)))
     artifacts_root: Path | None = None  # rendered PDFs (default: $JOBCTRL_HOME/artifacts)
     task_queue: str | None = None  # apply workflows started by a review (default: the saved setting)
+
+
+class StorageGate:
+    """Every route but ``/v1/health`` answers 503 ``storage_unavailable`` once the database this API
+    opened is gone or replaced (ADR 0102): never a write to, or a read from, a database nobody meant."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        state = getattr(scope.get("app"), "state", None) if scope["type"] == "http" else None
+        svc: Services | None = getattr(state, "services", None)
+        if svc is not None and scope["path"] != "/v1/health":
+            try:
+                svc.db.verify()
+            except StorageUnavailable as exc:
+                await JSONResponse(storage_error_body(exc), status_code=503)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def _control(cfg: ApiConfig) -> WorkflowControl | None:
@@ -133,7 +156,8 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     app = FastAPI(title="JobCtrl", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
 
-    app.add_middleware(
+    app.add_middleware(StorageGate)
+    app.add_middleware(  # outermost: Host, token and size come before anything else
         RequestGuard,
         config=GuardConfig(
             hosts=cfg.allowed_hosts, token=token, max_body_bytes=cfg.max_body_bytes, sessions=sessions
@@ -146,10 +170,16 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
                    contact_research.router):  # fmt: skip
         app.include_router(router)
 
-    @app.get("/v1/health", tags=["system"])
-    async def health(request: Request) -> dict[str, object]:
+    @app.get("/v1/health", tags=["system"], responses={503: {"model": ErrorBody}})
+    async def health(request: Request) -> JSONResponse:
+        """``ok`` only when a probe write commits on the database this API opened (and a SQLite
+        volume has space); else 503 with the storage error and its reason."""
         svc = services(request)
-        return {"status": "ok", "database": svc.db.dialect, "head": svc.hub.head}
+        failure = await run_in_threadpool(svc.db.health)
+        if failure is not None:
+            body: dict[str, object] = {"status": "unavailable", "database": svc.db.dialect}
+            return JSONResponse({**body, **storage_error_body(failure)}, status_code=503)
+        return JSONResponse({"status": "ok", "database": svc.db.dialect, "head": svc.hub.head})
 
     @app.post("/v1/session", status_code=204, tags=["system"])
     async def open_session(request: Request) -> Response:

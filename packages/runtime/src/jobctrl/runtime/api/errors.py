@@ -7,7 +7,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.errors import JobCtrlError, StorageUnavailable
 
 
 class ApiError(Exception):
@@ -30,6 +30,13 @@ def error_body(
     return {"error": body}
 
 
+def storage_error_body(exc: StorageUnavailable) -> dict[str, dict[str, object]]:
+    """``storage_unavailable`` with its ``reason`` (missing, replaced, read_only, disk_full, unreachable)."""
+    body = error_body(exc.code, exc.message)
+    body["error"]["reason"] = exc.reason
+    return body
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
@@ -47,6 +54,10 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(StorageUnavailable)
+    async def _storage(_: Request, exc: StorageUnavailable) -> JSONResponse:
+        return JSONResponse(storage_error_body(exc), status_code=503)
 
     @app.exception_handler(JobCtrlError)
     async def _domain(_: Request, exc: JobCtrlError) -> JSONResponse:

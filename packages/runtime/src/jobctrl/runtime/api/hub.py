@@ -28,20 +28,25 @@ import msgspec
 
 from jobctrl.kernel.events import StoredEvent
 from jobctrl.kernel.store import EventStore
+from jobctrl.runtime.api.stream_privacy import stream_payload
 
 log = logging.getLogger(__name__)
 _encoder = msgspec.json.Encoder()
 
 
 def event_frame(row: StoredEvent) -> bytes:
-    """``id`` = log position, ``event`` = eventType, ``data`` = the envelope (+ ``jobId`` if any)."""
+    """``id`` = log position, ``event`` = eventType, ``data`` = the envelope with the allowlisted
+    payload (ADR 0104: ids, versions and codes; never personal data) and ``jobId`` if any."""
+    payload = msgspec.json.decode(row.payload)
+    if not isinstance(payload, dict):
+        payload = {}
     envelope: dict[str, object] = {
         "eventType": row.event_type,
         "tenantId": row.tenant_id,
         "occurredAt": row.occurred_at,
-        "payload": msgspec.Raw(row.payload),
+        "payload": stream_payload(row.event_type, payload),
     }
-    job_id = msgspec.json.decode(row.payload).get("jobId") if b'"jobId"' in row.payload else None
+    job_id = payload.get("jobId")
     if isinstance(job_id, str):
         envelope["jobId"] = job_id
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (

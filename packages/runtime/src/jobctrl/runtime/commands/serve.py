@@ -9,6 +9,7 @@ import typer
 import uvicorn
 
 from jobctrl.kernel.errors import ConfigurationError
+from jobctrl.kernel.store import open_database
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.guard import allowed_hosts, checked_token
 from jobctrl.runtime.settings import TemporalTarget
@@ -49,4 +50,5 @@ def serve(
         temporal_namespace=target.namespace,
         run_projections=True,
     )
+    open_database(config.database_url).dispose()  # a missing or replaced database exits 3 here
     uvicorn.run(create_app(config), host=host, port=port, log_level="info")

@@ -1,0 +1,95 @@
+"""Hypothesis over the profile, settings and source (Discover) inputs, on SQLite and PostgreSQL
+(issue #18, "Done when"): any JSON — text with NULs and lone surrogates, wrong types, deep nesting,
+unknown keys — is answered below 500, and a refused request writes nothing (the log head, the saved
+settings and the saved profile do not move)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import select
+
+from jobctrl.kernel.store import Database
+from jobctrl.orchestration.tables import jobctrl_settings
+from jobctrl.runtime.api.models import SettingsPatch
+from jobctrl.testing.runtime.api_seed import beat
+
+from .api_world import NOW, ApiWorld, api_world
+
+pytestmark = pytest.mark.both_databases
+FUZZ = settings(max_examples=40, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+text = st.text(alphabet=st.characters(codec=None), max_size=30) | st.sampled_from(
+    ["\x00", "\ud800", "a\udfffb", "\U0001f680", "", " ", "yes", "true", "1e309", "-0"]
+)
+scalars = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | text
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(text, inner, max_size=4),
+    max_leaves=12,
+)
+PROFILE_KEYS = ["contact", "summary", "experience", "education", "skills", "projects", "certifications",
+                "languages", "preferences", "targets", "style", "template", "hobbies"]  # fmt: skip
+SETTINGS_KEYS = [f.alias or name for name, f in SettingsPatch.model_fields.items()] + ["unknownSetting"]
+
+
+@pytest.fixture
+def world(db_url: str, database: Database) -> Iterator[ApiWorld]:
+    for world in api_world(db_url, database):
+        beat(database, NOW - timedelta(seconds=5))  # a live worker: Discover can be started
+        yield world
+
+
+def _state(world: ApiWorld) -> tuple[int, list[str], Any]:
+    with world.db.read() as conn:
+        saved = [str(r) for r in conn.execute(select(jobctrl_settings))]
+    return world.head(), saved, world.client.get("/v1/profile").json()
+
+
+def _send(world: ApiWorld, method: str, path: str, body: Any) -> None:
+    before = _state(world)
+    raw = json.dumps(
+        body, ensure_ascii=True
+    )  # lone surrogates travel as \ud800 escapes, as a client sends them
+    response = world.client.request(method, path, content=raw, headers={"Content-Type": "application/json"})
+    assert response.status_code < 500, f"{method} {path} {raw[:200]}: {response.status_code} {response.text}"
+    if response.status_code >= 400:
+        assert set(response.json()) == {"error"}, response.text
+        assert _state(world) == before, f"{method} {path} {raw[:200]} wrote on a {response.status_code}"
+
+
+def test_profile_patches(world: ApiWorld) -> None:
+    @FUZZ
+    @given(body=st.dictionaries(st.sampled_from(PROFILE_KEYS), json_values, max_size=4) | json_values)
+    def check(body: Any) -> None:
+        _send(world, "PATCH", "/v1/profile", body)
+
+    check()
+
+
+def test_settings_patches(world: ApiWorld) -> None:
+    @FUZZ
+    @given(body=st.dictionaries(st.sampled_from(SETTINGS_KEYS), json_values, max_size=3) | json_values)
+    def check(body: Any) -> None:
+        _send(world, "PATCH", "/v1/settings", body)
+
+    check()
+    assert world.client.get("/v1/settings").json()["autoApply"] is False  # never switched by coercion
+
+
+def test_discovery_source_inputs(world: ApiWorld) -> None:
+    keys = st.sampled_from(["sourceIds", "limit", "minScore", "other"])
+    source_ids = st.lists(text | st.from_regex(r"\A[a-z]{1,8}:[a-z0-9\-]{1,12}\Z"), max_size=5)
+
+    @FUZZ
+    @given(body=st.dictionaries(keys, json_values | source_ids, max_size=3))
+    def check(body: Any) -> None:
+        _send(world, "POST", "/v1/discovery/runs", body)
+
+    check()

@@ -1,0 +1,229 @@
+"""Storage loss fails closed (ADR 0102; issue #18, rows 2 and 9): a database deleted, replaced,
+read-only or full under a running API answers a typed 503 ``storage_unavailable`` with its reason on
+every route and on ``/v1/health``; the CLI exits 3 and never creates a second, empty database where
+one was.  A real uvicorn server, real files, a real full (tmpfs) and read-only (remounted) volume."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import psycopg
+import pytest
+from sqlalchemy import text
+from typer.testing import CliRunner
+
+from jobctrl.kernel.errors import StorageUnavailable
+from jobctrl.kernel.store import Database, identity_marker, open_database, storage_failure
+from jobctrl.runtime.api.app import ApiConfig
+from jobctrl.runtime.cli import app as cli
+from jobctrl.testing.plugin import PgSchema
+
+from .conftest import RunningApi, run_api
+
+ENVELOPE = (
+    '{"eventType": "JobDiscovered", "tenantId": "local", "occurredAt": "2026-03-01T00:00:00.000Z", '
+    '"payload": {"jobId": "j1", "postingUrl": "https://jobs.example/1", "source": "s", "employer": "Acme", '
+    '"metadata": {}, "discoveredAt": "2026-03-01T00:00:00.000Z"}}\n'
+)
+
+
+def _storage_error(response: httpx.Response, reason: str) -> None:
+    assert response.status_code == 503, response.text
+    error = response.json()["error"]
+    assert error["code"] == "storage_unavailable" and error["reason"] == reason, error
+
+
+def _api(url: str) -> Iterator[RunningApi]:
+    yield from run_api(ApiConfig(database_url=url, sse_poll_s=0.05))
+
+
+def _import(home: Path, envelopes: Path, url: str | None = None) -> tuple[int, str]:
+    env = {"JOBCTRL_HOME": str(home)}
+    if url is not None:
+        env["JOBCTRL_DATABASE_URL"] = url
+    result = CliRunner().invoke(cli, ["events", "import", str(envelopes)], env=env)
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def envelopes(tmp_path: Path) -> Path:
+    path = tmp_path / "events.jsonl"
+    path.write_text(ENVELOPE, encoding="utf-8")
+    return path
+
+
+def test_a_database_deleted_under_a_running_server_fails_closed(tmp_path: Path, envelopes: Path) -> None:
+    home = tmp_path / "home"
+    db_file = home / "jobctrl.db"
+    url = f"sqlite:///{db_file}"
+    for api in _api(url):
+        base = api.base_url
+        assert httpx.patch(f"{base}/v1/profile", json={"summary": "before"}, timeout=10).status_code == 200
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db_file}{suffix}").unlink(missing_ok=True)
+        _storage_error(httpx.patch(f"{base}/v1/profile", json={"summary": "after"}, timeout=10), "missing")
+        _storage_error(httpx.patch(f"{base}/v1/settings", json={"autoApply": True}, timeout=10), "missing")
+        _storage_error(httpx.get(f"{base}/v1/jobs", timeout=10), "missing")
+        health = httpx.get(f"{base}/v1/health", timeout=10)
+        _storage_error(health, "missing")
+        assert health.json()["status"] == "unavailable"
+        assert not db_file.exists()  # nothing wrote a new, empty database
+    code, output = _import(home, envelopes)  # the CLI on the home that had a database
+    assert code == 3, output
+    assert "storage unavailable (missing)" in output and str(db_file) in output
+    assert not db_file.exists()
+
+
+def test_a_fresh_home_gets_its_database(tmp_path: Path, envelopes: Path) -> None:
+    home = tmp_path / "fresh"
+    code, output = _import(home, envelopes)
+    assert code == 0, output
+    assert (home / "jobctrl.db").exists() and identity_marker(home / "jobctrl.db").exists()
+    code, output = _import(home, envelopes)  # and opens it again as the same database
+    assert code == 0 and "already present 1" in output, output
+
+
+def test_a_replaced_database_fails_closed(tmp_path: Path, envelopes: Path) -> None:
+    db_file = tmp_path / "jobctrl.db"
+    other = tmp_path / "other" / "jobctrl.db"
+    open_database(f"sqlite:///{other}").dispose()  # a different JobCtrl database
+    url = f"sqlite:///{db_file}"
+    for api in _api(url):
+        assert (
+            httpx.patch(f"{api.base_url}/v1/settings", json={"minFitScore": 6}, timeout=10).status_code == 200
+        )
+        for suffix in ("-wal", "-shm"):  # a restore replaces the whole database, not just its main file
+            Path(f"{db_file}{suffix}").unlink(missing_ok=True)
+        os.replace(other, db_file)
+        _storage_error(
+            httpx.patch(f"{api.base_url}/v1/settings", json={"minFitScore": 5}, timeout=10), "replaced"
+        )
+        _storage_error(httpx.get(f"{api.base_url}/v1/health", timeout=10), "replaced")
+    code, output = _import(tmp_path, envelopes, url)  # the marker names the original
+    assert code == 3 and "storage unavailable (replaced)" in output, output
+
+
+@pytest.mark.both_databases
+def test_the_same_database_reopens_and_health_is_ok(db_url: str) -> None:
+    first = open_database(db_url)
+    second = open_database(db_url)
+    try:
+        assert first.identity.database_id and first.identity.database_id == second.identity.database_id
+        assert first.health() is None
+    finally:
+        first.dispose()
+        second.dispose()
+
+
+def test_postgres_with_its_tables_dropped_fails_closed() -> None:
+    schema = PgSchema()
+    try:
+        for api in _api(schema.url):
+            assert (
+                httpx.patch(f"{api.base_url}/v1/profile", json={"summary": "x"}, timeout=10).status_code
+                == 200
+            )
+            admin = open_database(schema.url)
+            try:
+                with admin.engine.connect() as conn, conn.begin():
+                    conn.execute(text(f'DROP SCHEMA "{schema.name}" CASCADE'))
+                    conn.execute(text(f'CREATE SCHEMA "{schema.name}"'))
+            finally:
+                admin.dispose()
+            _storage_error(
+                httpx.patch(f"{api.base_url}/v1/profile", json={"summary": "y"}, timeout=10), "missing"
+            )
+            _storage_error(httpx.get(f"{api.base_url}/v1/jobs", timeout=10), "missing")
+            _storage_error(httpx.get(f"{api.base_url}/v1/health", timeout=10), "missing")
+    finally:
+        schema.drop()
+
+
+def test_postgres_read_only_is_a_typed_503() -> None:
+    schema = PgSchema()
+    try:
+        for api in _api(schema.url):  # creates every table
+            assert httpx.get(f"{api.base_url}/v1/health", timeout=10).status_code == 200
+        read_only = schema.url + "%20-cdefault_transaction_read_only%3Don"
+        for api in _api(read_only):
+            _storage_error(
+                httpx.patch(f"{api.base_url}/v1/settings", json={"minFitScore": 5}, timeout=10), "read_only"
+            )
+            _storage_error(httpx.get(f"{api.base_url}/v1/health", timeout=10), "read_only")
+            assert httpx.get(f"{api.base_url}/v1/settings", timeout=10).status_code == 200  # reads still work
+    finally:
+        schema.drop()
+
+
+@pytest.fixture
+def volume(tmp_path: Path) -> Iterator[Path]:
+    """A real 8 MiB tmpfs (we run as root): fills up, and remounts read-only, for real."""
+    mount = tmp_path / "volume"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(mount)], check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def test_a_full_disk_is_a_typed_503_and_health_says_so(volume: Path) -> None:
+    for api in _api(f"sqlite:///{volume / 'jobctrl.db'}"):
+        base = api.base_url
+        assert httpx.get(f"{base}/v1/health", timeout=10).status_code == 200
+        filler = volume / "filler"
+        with filler.open("wb") as out:
+            try:
+                while True:
+                    out.write(b"\0" * 65536)
+                    out.flush()
+            except OSError:
+                pass
+        answers = []
+        for attempt in range(40):  # each save is a new 200 kB revision: one soon finds no room
+            big = {"summary": f"{attempt:03d}" + "x" * 200_000}
+            answer = httpx.patch(f"{base}/v1/profile", json=big, timeout=10)
+            answers.append(answer.status_code)
+            if answer.status_code != 200:
+                break
+        _storage_error(answer, "disk_full")
+        _storage_error(httpx.get(f"{base}/v1/health", timeout=10), "disk_full")
+        filler.unlink()
+        assert httpx.get(f"{base}/v1/health", timeout=10).status_code == 200  # space back, writes back
+        assert httpx.patch(f"{base}/v1/profile", json=big, timeout=10).status_code == 200
+
+
+def test_a_read_only_database_is_a_typed_503(tmp_path: Path) -> None:
+    """Read-only by SQLite's ``mode=ro`` (as root, ``chmod`` does not stop a write, and a volume with
+    files open for writing cannot be remounted read-only)."""
+    db_file = tmp_path / "jobctrl.db"
+    for api in _api(f"sqlite:///{db_file}"):  # creates every table
+        assert httpx.get(f"{api.base_url}/v1/health", timeout=10).status_code == 200
+    for api in _api(f"sqlite:///file:{db_file}?mode=ro&uri=true"):
+        base = api.base_url
+        _storage_error(httpx.patch(f"{base}/v1/settings", json={"minFitScore": 5}, timeout=10), "read_only")
+        _storage_error(httpx.get(f"{base}/v1/health", timeout=10), "read_only")
+        assert httpx.get(f"{base}/v1/settings", timeout=10).status_code == 200  # reads still work
+
+
+def test_postgres_disk_full_and_lost_connections_are_classified() -> None:
+    """PostgreSQL's disk-full cannot be produced on the shared server; its SQLSTATE is mapped."""
+    assert storage_failure(psycopg.errors.DiskFull("could not extend file")).reason == "disk_full"  # type: ignore[union-attr]
+    assert storage_failure(psycopg.errors.ReadOnlySqlTransaction("ro")).reason == "read_only"  # type: ignore[union-attr]
+    assert storage_failure(psycopg.errors.AdminShutdown("bye")).reason == "unreachable"  # type: ignore[union-attr]
+    assert storage_failure(ValueError("not storage")) is None
+    assert isinstance(storage_failure(StorageUnavailable("missing", "m")), StorageUnavailable)
+
+
+def test_the_cli_exits_3_on_a_replaced_marker(tmp_path: Path, database: Database, envelopes: Path) -> None:
+    db_file = Path(database.engine.url.database or "")
+    identity_marker(db_file).write_text("someone-else\n", encoding="utf-8")
+    code, output = _import(tmp_path, envelopes, f"sqlite:///{db_file}")
+    assert code == 3 and "remove the marker" in output, output
+    shutil.copy(db_file, tmp_path / "copy.db")  # a copy elsewhere is a database of its own
+    assert _import(tmp_path, envelopes, f"sqlite:///{tmp_path / 'copy.db'}")[0] == 0
