@@ -47,6 +47,9 @@ ACTIONS: dict[str, str] = {
     "automatically; if it persists check the provider's status and your endpoint settings.",
     "source_unavailable": "A job source did not answer. Retried; repeated failures move the source "
     "towards quarantine (see source health).",
+    "storage_unavailable": "The database this process opened is gone, replaced, read-only, full or "
+    "unreachable (the `reason` says which; the API answers 503, the CLI exits 3). Restore the database, "
+    "free space or make it writable; never start a new one over it (ADR 0102).",
     "unclassified": "An unexpected exception: a bug. It is retried a bounded number of times; report it "
     "with the workflow id and the log lines around it.",
 }
