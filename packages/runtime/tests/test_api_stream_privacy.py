@@ -85,8 +85,9 @@ def test_canary_markers_never_leave_through_the_stream_logs_or_errors(
     live: RunningApi, database: Database, tmp_path: Path
 ) -> None:
     mark = secrets.token_hex(6).upper()
+    phone = "5550" + "".join(secrets.choice("0123456789") for _ in range(9))  # code-shaped: digits only
     markers = {f"NAME{mark}", f"MAIL{mark}", f"PHONE{mark}", f"RESUME{mark}", f"BULLET{mark}", f"RCPT{mark}",
-               f"URL{mark}", f"REASON{mark}", f"SEALED{mark}", f"BAD{mark}"}  # fmt: skip
+               f"URL{mark}", f"REASON{mark}", f"SEALED{mark}", f"BAD{mark}", phone}  # fmt: skip
     logs = Lines()
     watched = [logging.getLogger(n) for n in ("", "uvicorn", "uvicorn.error", "uvicorn.access", "jobctrl")]
     for logger in watched:
@@ -100,11 +101,25 @@ def test_canary_markers_never_leave_through_the_stream_logs_or_errors(
         fail_stage(store, "j1", "score")
         start_run(store, "discover-local", "r1")
         profile = {
-            "contact": {"name": f"NAME{mark}", "email": f"MAIL{mark}", "phone": f"PHONE{mark}"},
-            "summary": f"RESUME{mark}",
-            "experience": [{"title": "Engineer", "highlights": [f"BULLET{mark}"]}],
+            "contact": {
+                "name": f"NAME{mark}",
+                "headline": "Engineer",
+                "email": f"MAIL{mark}@canary.example",
+                "phone": phone,
+            },
+            "summary": [{"id": "sum-1", "text": f"RESUME{mark}"}],
+            "experience": [
+                {
+                    "id": "exp-1",
+                    "employer": "Acme",
+                    "title": "Engineer",
+                    "start": "2020",
+                    "bullets": [{"id": "b-1", "text": f"BULLET{mark}"}],
+                }
+            ],
         }
-        assert httpx.patch(f"{base}/v1/profile", json=profile, timeout=10).status_code == 200
+        saved = httpx.patch(f"{base}/v1/profile", json=profile, timeout=10)
+        assert saved.status_code == 200, saved.text
         decision = {"decision": "approve_submit", "emailRecipient": f"RCPT{mark}",
                     "applicationUrl": f"URL{mark}", "reason": f"REASON{mark}"}  # fmt: skip
         answer = httpx.post(f"{base}/v1/jobs/j1/apply-review/decision", json=decision, timeout=10)

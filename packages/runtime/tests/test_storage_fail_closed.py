@@ -32,6 +32,10 @@ ENVELOPE = (
 )
 
 
+def _profile(text: str) -> dict[str, object]:
+    return {"summary": [{"id": "sum-1", "text": text}]}
+
+
 def _storage_error(response: httpx.Response, reason: str) -> None:
     assert response.status_code == 503, response.text
     error = response.json()["error"]
@@ -63,10 +67,10 @@ def test_a_database_deleted_under_a_running_server_fails_closed(tmp_path: Path, 
     url = f"sqlite:///{db_file}"
     for api in _api(url):
         base = api.base_url
-        assert httpx.patch(f"{base}/v1/profile", json={"summary": "before"}, timeout=10).status_code == 200
+        assert httpx.patch(f"{base}/v1/profile", json=_profile("before"), timeout=10).status_code == 200
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db_file}{suffix}").unlink(missing_ok=True)
-        _storage_error(httpx.patch(f"{base}/v1/profile", json={"summary": "after"}, timeout=10), "missing")
+        _storage_error(httpx.patch(f"{base}/v1/profile", json=_profile("after"), timeout=10), "missing")
         _storage_error(httpx.patch(f"{base}/v1/settings", json={"autoApply": True}, timeout=10), "missing")
         _storage_error(httpx.get(f"{base}/v1/jobs", timeout=10), "missing")
         health = httpx.get(f"{base}/v1/health", timeout=10)
@@ -125,8 +129,7 @@ def test_postgres_with_its_tables_dropped_fails_closed() -> None:
     try:
         for api in _api(schema.url):
             assert (
-                httpx.patch(f"{api.base_url}/v1/profile", json={"summary": "x"}, timeout=10).status_code
-                == 200
+                httpx.patch(f"{api.base_url}/v1/profile", json=_profile("x"), timeout=10).status_code == 200
             )
             admin = open_database(schema.url)
             try:
@@ -136,7 +139,7 @@ def test_postgres_with_its_tables_dropped_fails_closed() -> None:
             finally:
                 admin.dispose()
             _storage_error(
-                httpx.patch(f"{api.base_url}/v1/profile", json={"summary": "y"}, timeout=10), "missing"
+                httpx.patch(f"{api.base_url}/v1/profile", json=_profile("y"), timeout=10), "missing"
             )
             _storage_error(httpx.get(f"{api.base_url}/v1/jobs", timeout=10), "missing")
             _storage_error(httpx.get(f"{api.base_url}/v1/health", timeout=10), "missing")
@@ -185,8 +188,10 @@ def test_a_full_disk_is_a_typed_503_and_health_says_so(volume: Path) -> None:
             except OSError:
                 pass
         answers = []
-        for attempt in range(40):  # each save is a new 200 kB revision: one soon finds no room
-            big = {"summary": f"{attempt:03d}" + "x" * 200_000}
+        for attempt in range(300):  # each save is a new ~40 kB revision: one soon finds no room
+            big = {
+                "summary": [{"id": f"s{i}", "text": f"{attempt:03d}{i:02d}" + "x" * 1900} for i in range(20)]
+            }
             answer = httpx.patch(f"{base}/v1/profile", json=big, timeout=10)
             answers.append(answer.status_code)
             if answer.status_code != 200:
