@@ -190,6 +190,15 @@ class Database:
         if found != self.identity.database_id:
             raise StorageUnavailable("replaced", "the database's identity changed while in use: restart")
 
+    def check_identity_cursor(self, cur: Any) -> None:
+        """``check_identity`` on a driver cursor (the store's append path) on PostgreSQL."""
+        if not self.identity.database_id:
+            return
+        cur.execute("SELECT database_id FROM jobctrl_database")
+        row = cur.fetchone()
+        if row is None or row[0] != self.identity.database_id:
+            raise StorageUnavailable("replaced", "the database's identity changed while in use: restart")
+
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` on SQLite; committed on success, rolled back on error."""

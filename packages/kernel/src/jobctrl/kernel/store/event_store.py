@@ -18,7 +18,6 @@ import msgspec
 import psycopg
 from sqlalchemy import Connection, func, select, text
 
-from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.events import NewEvent, StoredEvent
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
@@ -224,7 +223,7 @@ class EventStore:
                 cur = driver.cursor()
                 if self.db.is_postgres:
                     cur.execute("LOCK TABLE job_events IN EXCLUSIVE MODE")  # ADR 0003
-                    self._check_identity(cur)
+                    self.db.check_identity_cursor(cur)
                 else:
                     cur.execute("BEGIN IMMEDIATE")
                 try:
@@ -235,20 +234,6 @@ class EventStore:
                 driver.commit()
             finally:
                 pooled.close()
-
-    def _check_identity(self, cur: Any) -> None:
-        expected = self.db.identity.database_id
-        if not expected:
-            return
-        try:
-            cur.execute("SELECT database_id FROM jobctrl_database")
-            row = cur.fetchone()
-        except Exception:
-            cur.connection.rollback()
-            raise
-        if row is None or row[0] != expected:
-            cur.connection.rollback()
-            raise StorageUnavailable("replaced", "the database's identity changed while in use: restart")
 
     def encode(self, events: Sequence[NewEvent]) -> list[EncodedEvent]:
         """Validate every event against its registry schema and the size limit, and encode it."""
