@@ -27,6 +27,7 @@ from jobctrl.materials.drafts import TAILOR_TASK
 from jobctrl.materials.offline_writer import OfflineMaterialsWriter
 from jobctrl.materials.profile import CandidateProfile, TargetPosting
 from jobctrl.materials.render_pdf import RenderPdf, render_pdf
+from jobctrl.materials.rendering.html import PageSize
 from jobctrl.materials.rendering.pdf import ChromiumPdfRenderer
 from jobctrl.materials.sample import sample_posting, sample_profile
 from jobctrl.materials.tailor_resume import TailorResume, tailor_resume
@@ -118,9 +119,11 @@ class World:
             store=self.store, llm=self.writer, artifacts=self.artifacts, clock=self.clock,
         )  # fmt: skip
 
-    def render(self, artifact_type: ArtifactType, theme_id: str = "classic") -> Any:
+    def render(
+        self, artifact_type: ArtifactType, theme_id: str = "classic", paper_size: PageSize = PageSize.LETTER
+    ) -> Any:
         return render_pdf(
-            RenderPdf(self.job_id, artifact_type, theme_id),
+            RenderPdf(self.job_id, artifact_type, theme_id, paper_size),
             store=self.store, renderer=self.renderer, artifacts=self.artifacts, clock=self.clock,
         )  # fmt: skip
 

@@ -1,28 +1,39 @@
 Feature: Rendering PDFs
-  Resumes and cover letters are rendered from HTML/CSS templates by the system Chromium.  A resume
-  is A4 unless its theme asks for Letter; a cover letter is Letter.  Only missing PDFs are rendered:
-  a retry reuses the stored file and never renders or records it twice.
+  Resumes and cover letters are rendered from HTML/CSS templates by the system Chromium, both on the
+  paper size the user configured (`[materials] paper_size`: Letter unless A4 is asked for).  Only
+  missing PDFs are rendered: a retry reuses the stored file and never renders or records it twice.
 
   Background:
     Given a tailored resume was accepted for the job
 
-  Scenario: The resume renders as an A4 PDF
+  Scenario: The resume renders as a Letter PDF by default
     When the resume PDF is rendered
     Then the events raised are "PdfRendered"
-    And the stored PDF is a "A4" page titled "Resume of Ada Lovelace"
+    And the stored PDF is a "letter" page titled "Resume of Ada Lovelace"
     And the PDF reads "Senior Backend Engineer — Globex" and "Led the migration of the ledger to PostgreSQL."
 
-  Scenario: A theme that asks for Letter renders on Letter paper
-    When the resume PDF is rendered with theme "classic-letter"
-    Then the events raised are "PdfRendered"
-    And the stored PDF is a "Letter" page titled "Resume of Ada Lovelace"
-
-  Scenario: The cover letter renders on Letter paper
+  Scenario: The cover letter renders as a Letter PDF by default
     Given a cover letter was written for the job
     When the cover letter PDF is rendered
     Then the events raised are "PdfRendered"
-    And the stored PDF is a "Letter" page titled "Cover letter of Ada Lovelace for Staff Platform Engineer at Hooli"
+    And the stored PDF is a "letter" page titled "Cover letter of Ada Lovelace for Staff Platform Engineer at Hooli"
     And the PDF reads "Dear Hooli hiring team," and "Sincerely,"
+
+  Scenario Outline: The resume and the cover letter share the configured paper size
+    Given a cover letter was written for the job
+    When both PDFs are rendered on "<paper>" paper
+    Then both stored PDFs are one "<paper>" page each
+
+    Examples:
+      | paper  |
+      | letter |
+      | a4     |
+
+  Scenario: Another paper size is another PDF, rendered anew
+    Given the resume PDF was rendered
+    When the resume PDF is rendered on "a4" paper
+    Then the events raised are "PdfRendered"
+    And the stored PDF is a "a4" page titled "Resume of Ada Lovelace"
 
   Scenario: Rendering again reuses the PDF
     Given the resume PDF was rendered

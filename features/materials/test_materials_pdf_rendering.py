@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -10,7 +12,7 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from jobctrl.materials.aggregate import ArtifactType
 from jobctrl.materials.artifacts import ArtifactKind, artifact_id_for
 from jobctrl.materials.documents import decode_resume
-from jobctrl.materials.rendering.html import resume_html
+from jobctrl.materials.rendering.html import PageSize, resume_html
 from jobctrl.materials.rendering.pdf_text import pdf_text
 
 from .conftest import World
@@ -19,7 +21,22 @@ pytestmark = pytest.mark.browser
 scenarios("materials/pdf_rendering.feature")
 
 # PDF points (1/72 in): A4 is 210 x 297 mm, Letter 8.5 x 11 in.
-PAGE_SIZES = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
+PAGE_SIZES = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+
+
+def _pdfinfo(path: Path) -> dict[str, str]:
+    """poppler's reading of the file (``make pdftools``), independent of how we wrote it."""
+    done = subprocess.run(["pdfinfo", str(path)], check=True, capture_output=True, text=True, timeout=30)
+    out = done.stdout
+    return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
+
+
+def _assert_paper(path: Path, size: str) -> None:
+    info = _pdfinfo(path)
+    width, height = PAGE_SIZES[size]
+    w, _, h = info["Page size"].split(" pts")[0].partition(" x ")
+    assert abs(float(w) - width) < 1.5 and abs(float(h) - height) < 1.5, info["Page size"]
+    assert info["Pages"] == "1", info["Pages"]
 
 
 def _alter(world: World, kind: ArtifactKind, artifact_id: str) -> None:
@@ -40,7 +57,7 @@ def stored_without_event(world: World) -> None:
     assert resume_id is not None
     resume = decode_resume(world.artifacts.get(resume_id, ArtifactKind.RESUME_JSON)[1])
     pdf = world.renderer.inner.render(resume_html(resume))
-    pdf_id = artifact_id_for(ArtifactKind.RESUME_PDF, world.job_id, resume_id, "classic")
+    pdf_id = artifact_id_for(ArtifactKind.RESUME_PDF, world.job_id, resume_id, "classic", "letter")
     world.artifacts.put(pdf_id, ArtifactKind.RESUME_PDF, pdf)
 
 
@@ -62,9 +79,28 @@ def render_resume(world: World) -> None:
     world.act(lambda: world.render(ArtifactType.RESUME))
 
 
-@when(parsers.parse('the resume PDF is rendered with theme "{theme}"'))
-def render_theme(world: World, theme: str) -> None:
-    world.act(lambda: world.render(ArtifactType.RESUME, theme))
+@when(parsers.parse('the resume PDF is rendered on "{paper}" paper'))
+def render_on(world: World, paper: str) -> None:
+    world.act(lambda: world.render(ArtifactType.RESUME, paper_size=PageSize(paper)))
+
+
+@when(parsers.parse('both PDFs are rendered on "{paper}" paper'))
+def render_both_on(world: World, paper: str) -> None:
+    def both() -> None:
+        for kind in (ArtifactType.RESUME, ArtifactType.COVER_LETTER):
+            world.render(kind, paper_size=PageSize(paper))
+
+    world.act(both)
+
+
+@then(parsers.parse('both stored PDFs are one "{paper}" page each'))
+def both_on(world: World, paper: str) -> None:
+    events = world.raised_events("PdfRendered")
+    assert sorted(e.artifact_type for e in events) == ["cover_letter", "resume"]
+    for event in events:
+        kind = ArtifactKind.RESUME_PDF if event.artifact_type == "resume" else ArtifactKind.COVER_LETTER_PDF
+        world.artifacts.get(event.artifact_id, kind)  # verified against its digest
+        _assert_paper(world.artifacts.path_of(event.artifact_id, kind), paper)
 
 
 @when("the cover letter PDF is rendered")
@@ -84,6 +120,7 @@ def stored_pdf(world: World, size: str, title: str) -> None:
     for w, h in boxes:
         assert abs(float(w) - width) < 1.5 and abs(float(h) - height) < 1.5, (w, h)
     assert f"/Title ({title})".encode() in data
+    _assert_paper(world.artifacts.path_of(event.artifact_id, kind), size)
 
 
 @then(parsers.parse('the PDF reads "{first}" and "{second}"'))

@@ -246,15 +246,21 @@ def _pdf_info(path: Path) -> dict[str, str]:
     return {k.strip(): v.strip() for k, _, v in (line.partition(":") for line in out.splitlines())}
 
 
-@then(parsers.parse('"{folder}" holds the backend posting\'s resume and cover letter, one page each'))
-def exported(world: dict[str, Any], folder: str) -> None:
+@then(
+    parsers.parse(
+        '"{folder}" holds the backend posting\'s resume and cover letter, one "{paper}" page each, the paper'
+        ' "jobctrl init" configured'
+    )
+)
+def exported(world: dict[str, Any], folder: str, paper: str) -> None:
     assert world["last"].returncode == 0, world["last"].stderr
     job_id = world["jobs"][BACKEND][0]
     out = world["cwd"] / folder
     files = sorted(p.name for p in out.iterdir())
     assert files == [f"{job_id}-cover-letter.pdf", f"{job_id}-resume.pdf"]
     for name in files:
-        assert _pdf_info(out / name)["Pages"] == "1"
+        info = _pdf_info(out / name)
+        assert info["Pages"] == "1" and info["Page size"].endswith(f"({paper})"), info
     world["exported"] = [out / name for name in files]
 
 

@@ -21,7 +21,7 @@ Feature: Your own job search, by configuration
     And the frontend posting, which does not fit, has no PDFs
     And the summary of the run names the backend posting and where its PDFs are
     When I run "jobctrl materials export {backend} out"
-    Then "out" holds the backend posting's resume and cover letter, one page each
+    Then "out" holds the backend posting's resume and cover letter, one "letter" page each, the paper "jobctrl init" configured
     And the first page of each renders to a portrait image and shows "Grace Hopper"
 
   Scenario: An invalid configuration is refused before anything starts

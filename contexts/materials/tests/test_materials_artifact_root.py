@@ -19,7 +19,7 @@ def test_the_default_root_is_under_jobctrl_home(monkeypatch: pytest.MonkeyPatch,
 def test_ids_are_deterministic_and_distinct_per_input() -> None:
     one = artifact_id_for(ArtifactKind.RESUME_PDF, "job-1", "resume_json-x", "classic")
     assert one == artifact_id_for(ArtifactKind.RESUME_PDF, "job-1", "resume_json-x", "classic")
-    assert one != artifact_id_for(ArtifactKind.RESUME_PDF, "job-1", "resume_json-x", "classic-letter")
+    assert one != artifact_id_for(ArtifactKind.RESUME_PDF, "job-1", "resume_json-x", "classic", "a4")
     assert one.startswith("resume_pdf-")
 
 

@@ -14,7 +14,7 @@ from jobctrl.materials.drafts import TAILOR_TASK, CoverLetterDraft, ResumeDraft
 from jobctrl.materials.errors import InvalidPostingError, InvalidProfileError
 from jobctrl.materials.offline_writer import OfflineMaterialsWriter
 from jobctrl.materials.profile import CandidateProfile, TargetPosting
-from jobctrl.materials.rendering.html import resume_html
+from jobctrl.materials.rendering.html import PageSize, resume_html
 from jobctrl.materials.sample import SAMPLE_PROFILE, sample_posting, sample_profile
 
 pytestmark = pytest.mark.domain
@@ -89,4 +89,4 @@ def test_resume_html_marks_every_line_and_escapes_text() -> None:
     assert "<script>" not in html and "&lt;script&gt;" in html
     for line in resume.provenance():
         assert f'data-resume-layout-target="{line.line_id}"' in html
-    assert "size: A4" in html and "size: Letter" in resume_html(resume, "classic-letter")
+    assert "size: letter;" in html and "size: a4;" in resume_html(resume, page_size=PageSize.A4)

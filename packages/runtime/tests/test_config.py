@@ -11,10 +11,14 @@ import pytest
 from typer.testing import CliRunner
 
 from jobctrl.discovery.domain.search import InvalidSearchFilters, SearchFilters
+from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import ConfigurationError
+from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import LlmSettings
 from jobctrl.llm.pricing import GENERIC_RATE, ModelPrice, estimate_cost_usd
+from jobctrl.materials.rendering.html import PageSize
 from jobctrl.runtime.cli import app
+from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.config import InvalidConfiguration, JobctrlConfig, load_config
 from jobctrl.runtime.settings import EnvSettings, TemporalTarget
 
@@ -187,3 +191,19 @@ def test_config_search_section_is_the_discovery_value(home: Path) -> None:
     (home / "config.toml").write_text('[search]\nkeywords = ["rust"]\nexclusions = ["intern"]\n')
     filters = load_config().search.filters()
     assert filters == SearchFilters(keywords=("rust",), exclusions=("intern",))
+
+
+def test_the_configured_paper_size_reaches_rendering_and_the_readers_of_pdfs(
+    home: Path, database: Database, tmp_path: Path
+) -> None:
+    """``[materials] paper_size`` is what the render activity renders on and what ``pdf_ids`` (run,
+    demo, export, apply) looks for — one value, read once by the composition."""
+    home.mkdir(parents=True)
+    (home / "config.toml").write_text('[materials]\npaper_size = "a4"\n')
+    store = EventStore(database, registry())
+    comp = Composition.build(database, store, sources=lambda: [], artifacts_root=tmp_path / "artifacts")
+    try:
+        assert comp.materials.paper_size is PageSize.A4 and comp.facts.paper_size is PageSize.A4
+    finally:
+        comp.close()
+    assert PageSize(load_config().materials.paper_size) is PageSize.A4

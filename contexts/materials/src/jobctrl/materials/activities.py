@@ -35,6 +35,7 @@ from jobctrl.materials.drafts import COVER_TASK, TAILOR_TASK, CoverLetterDraft, 
 from jobctrl.materials.offline_writer import OfflineMaterialsWriter
 from jobctrl.materials.profile import CandidateProfile, TargetPosting
 from jobctrl.materials.render_pdf import RenderPdf, render_pdf
+from jobctrl.materials.rendering.html import PageSize
 from jobctrl.materials.rendering.lanes import RenderLanes
 from jobctrl.materials.rendering.pdf import PdfRenderer
 from jobctrl.materials.tailor_resume import TailorResume, TailorStatus, tailor_resume
@@ -88,6 +89,7 @@ class MaterialsActivities:
         clock: Clock,
         spend: SpendRecorder | None = None,
         render_lanes: int = 1,
+        paper_size: PageSize = PageSize.LETTER,
     ) -> None:
         self.store = store
         self.llm = llm
@@ -98,6 +100,7 @@ class MaterialsActivities:
         self.tracker = tracker
         self.clock = clock
         self.spend = spend
+        self.paper_size = PageSize(paper_size)
         self._lanes = RenderLanes(renderer, render_lanes)
 
     def _inputs(self, job_id: str) -> tuple[CandidateProfile, TargetPosting]:
@@ -159,7 +162,7 @@ class MaterialsActivities:
     def _render_both(self, renderer: PdfRenderer, job_id: str, origin: WriteOrigin) -> None:
         for kind in (ArtifactType.RESUME, ArtifactType.COVER_LETTER):
             render_pdf(
-                RenderPdf(job_id, kind, origin=origin),
+                RenderPdf(job_id, kind, paper_size=self.paper_size, origin=origin),
                 store=self.store, renderer=renderer, artifacts=self.artifacts, clock=self.clock,
             )  # fmt: skip
 

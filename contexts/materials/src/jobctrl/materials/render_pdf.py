@@ -1,10 +1,11 @@
 """Use case: render the PDF of the current accepted resume or cover letter (→ ``PdfRendered``).
 
-Renders only what is missing.  The PDF id is derived from the source artifact id and the theme, so a
-retry addresses the same file: if the PDF is already stored (e.g. the process died after writing it and
-before appending the event) it is verified and reused, never rendered twice.  Every artifact read is
-checked against its sha256; a mismatch refuses the artifact (``ArtifactDigestMismatchError``) and
-nothing is appended.
+Renders only what is missing.  The PDF id is derived from the source artifact id, the theme and the
+paper size (``pdf_artifact_id``, the one rule every reader of a job's PDFs uses, so a changed
+``[materials] paper_size`` renders anew), so a retry addresses the same file: if the PDF is already
+stored (e.g. the process died after writing it and before appending the event) it is verified and
+reused, never rendered twice.  Every artifact read is checked against its sha256; a mismatch refuses
+the artifact (``ArtifactDigestMismatchError``) and nothing is appended.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from jobctrl.materials.aggregate import ArtifactType
 from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
 from jobctrl.materials.documents import decode_cover_letter, decode_resume
 from jobctrl.materials.errors import NoAcceptedResumeError
-from jobctrl.materials.rendering.html import DEFAULT_THEME, cover_letter_html, resume_html, theme
+from jobctrl.materials.rendering.html import DEFAULT_THEME, PageSize, cover_letter_html, resume_html, theme
 from jobctrl.materials.rendering.pdf import PdfRenderer
 
 
@@ -33,6 +34,7 @@ class RenderPdf:
     job_id: str
     artifact_type: ArtifactType
     theme_id: str = DEFAULT_THEME
+    paper_size: PageSize = PageSize.LETTER
     origin: WriteOrigin = field(default_factory=WriteOrigin)
 
 
@@ -42,6 +44,24 @@ class RenderOutcome:
     pdf_artifact_id: str
     sha256: str
     source_artifact_id: str
+
+
+def pdf_artifact_id(
+    job_id: str,
+    artifact_type: ArtifactType,
+    source_artifact_id: str,
+    *,
+    theme_id: str = DEFAULT_THEME,
+    paper_size: PageSize = PageSize.LETTER,
+) -> str:
+    """The id of the PDF rendered from ``source_artifact_id`` with this theme on this paper."""
+    if artifact_type is ArtifactType.RESUME:
+        return artifact_id_for(
+            ArtifactKind.RESUME_PDF, job_id, source_artifact_id, theme_id, paper_size.value
+        )
+    return artifact_id_for(
+        ArtifactKind.COVER_LETTER_PDF, job_id, source_artifact_id, "letter", paper_size.value
+    )
 
 
 def render_pdf(
@@ -56,7 +76,6 @@ def render_pdf(
             ArtifactKind.RESUME_JSON,
             ArtifactKind.RESUME_PDF,
         )
-        variant = command.theme_id
     else:
         cover = materials.current_cover_artifact_id
         if cover is None:
@@ -66,18 +85,23 @@ def render_pdf(
             ArtifactKind.COVER_LETTER_JSON,
             ArtifactKind.COVER_LETTER_PDF,
         )
-        variant = "letter"
-    pdf_id = artifact_id_for(pdf_kind, command.job_id, source_id, variant)
+    pdf_id = pdf_artifact_id(
+        command.job_id,
+        command.artifact_type,
+        source_id,
+        theme_id=command.theme_id,
+        paper_size=command.paper_size,
+    )
 
     stored = artifacts.find(pdf_id, pdf_kind)  # raises on a digest mismatch
     status = RenderStatus.REUSED
     if stored is None:
         _, source = artifacts.get(source_id, source_kind)  # verified against its digest
         if command.artifact_type is ArtifactType.RESUME:
-            html = resume_html(decode_resume(source), command.theme_id)
+            html = resume_html(decode_resume(source), command.theme_id, command.paper_size)
         else:
             letter = decode_cover_letter(source)
-            html = cover_letter_html(letter, name=letter.closing[-1].text)
+            html = cover_letter_html(letter, name=letter.closing[-1].text, page_size=command.paper_size)
         stored, _ = artifacts.put(pdf_id, pdf_kind, renderer.render(html))
         status = RenderStatus.RENDERED
     at = now(clock)

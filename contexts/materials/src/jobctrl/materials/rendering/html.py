@@ -1,7 +1,8 @@
 """Render accepted documents to self-contained HTML (Jinja2, autoescaped, strict undefined).
 
-Resume themes declare their page size: A4 by default, Letter when the theme asks for it.  Cover
-letters are serif paragraphs on Letter with 0.7 in margins.
+The page size is the user's ``[materials] paper_size`` (Letter or A4), one value for the resume and
+the cover letter alike; a resume theme chooses its template and margin.  Cover letters are serif
+paragraphs with 0.7 in margins.
 """
 
 from __future__ import annotations
@@ -17,21 +18,21 @@ from jobctrl.materials.errors import InvalidPostingError
 
 
 class PageSize(StrEnum):
-    A4 = "A4"
-    LETTER = "Letter"
+    """CSS ``@page`` size keywords (case-insensitive in CSS), spelt as ``[materials] paper_size``."""
+
+    LETTER = "letter"
+    A4 = "a4"
 
 
 @dataclass(frozen=True)
 class ResumeTheme:
     theme_id: str
     template: str
-    page_size: PageSize = PageSize.A4
     margin: str = "14mm"
 
 
 THEMES: dict[str, ResumeTheme] = {
     "classic": ResumeTheme("classic", "resume_classic.html.j2"),
-    "classic-letter": ResumeTheme("classic-letter", "resume_classic.html.j2", PageSize.LETTER, "0.6in"),
 }
 DEFAULT_THEME = "classic"
 COVER_LETTER_TEMPLATE = "cover_letter.html.j2"
@@ -56,10 +57,20 @@ def theme(theme_id: str) -> ResumeTheme:
         raise InvalidPostingError(f"unknown resume theme {theme_id[:40]!r}") from None
 
 
-def resume_html(resume: TailoredResume, theme_id: str = DEFAULT_THEME) -> str:
+def resume_html(
+    resume: TailoredResume, theme_id: str = DEFAULT_THEME, page_size: PageSize = PageSize.LETTER
+) -> str:
     chosen = theme(theme_id)
-    return _environment().get_template(chosen.template).render(resume=resume, theme=chosen)
+    return (
+        _environment()
+        .get_template(chosen.template)
+        .render(resume=resume, theme=chosen, page_size=PageSize(page_size).value)
+    )
 
 
-def cover_letter_html(letter: CoverLetter, name: str) -> str:
-    return _environment().get_template(COVER_LETTER_TEMPLATE).render(letter=letter, name=name)
+def cover_letter_html(letter: CoverLetter, name: str, page_size: PageSize = PageSize.LETTER) -> str:
+    return (
+        _environment()
+        .get_template(COVER_LETTER_TEMPLATE)
+        .render(letter=letter, name=name, page_size=PageSize(page_size).value)
+    )

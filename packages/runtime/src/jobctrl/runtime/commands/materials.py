@@ -18,6 +18,7 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.materials.rendering.html import PageSize
 from jobctrl.orchestration.stages.tracker import StageTrackerService
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.config import load_config
@@ -40,7 +41,7 @@ def export(
         artifacts = ArtifactStore(jobctrl_home() / "artifacts")
         facts = JobFacts(
             store, artifacts=artifacts, tracker=StageTrackerService(store, clock=clock), clock=clock,
-            min_score=int(config.apply.min_fit_score),
+            min_score=int(config.apply.min_fit_score), paper_size=PageSize(config.materials.paper_size),
         )  # fmt: skip
         ids = facts.pdf_ids(job_id)
         if ids is None:

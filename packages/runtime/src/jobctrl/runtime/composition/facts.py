@@ -23,12 +23,13 @@ from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.kernel.text import bound_text, plain_text
-from jobctrl.materials.aggregate import JobMaterials
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
+from jobctrl.materials.aggregate import ArtifactType, JobMaterials
+from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.materials.documents import decode_cover_letter
 from jobctrl.materials.profile import MAX_POSTING_TEXT, TargetPosting
 from jobctrl.materials.profile import CandidateProfile as MaterialsProfile
-from jobctrl.materials.rendering.html import DEFAULT_THEME
+from jobctrl.materials.render_pdf import pdf_artifact_id
+from jobctrl.materials.rendering.html import PageSize
 from jobctrl.orchestration.workflows.ids import discover_workflow_id
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.composition.profiles import materials_profile, saved_profile, scoring_profile
@@ -75,12 +76,14 @@ class JobFacts:
         tracker: StageTracker,
         clock: Clock,
         min_score: int,
+        paper_size: PageSize = PageSize.LETTER,
     ) -> None:
         self.store = store
         self.artifacts = artifacts
         self.tracker = tracker
         self.clock = clock
         self.min_score = min_score
+        self.paper_size = PageSize(paper_size)  # [materials] paper_size: which rendered PDFs are current
 
     # -- discovery ------------------------------------------------------------------------------
     def discovered(self, job_id: str) -> JobDiscovered | None:
@@ -202,8 +205,11 @@ class JobFacts:
         m = self.materials(job_id)
         if m is None or m.resume_artifact_id is None or m.current_cover_artifact_id is None:
             return None
-        resume = artifact_id_for(ArtifactKind.RESUME_PDF, job_id, m.resume_artifact_id, DEFAULT_THEME)
-        cover = artifact_id_for(ArtifactKind.COVER_LETTER_PDF, job_id, m.current_cover_artifact_id, "letter")
+        paper = self.paper_size
+        resume = pdf_artifact_id(job_id, ArtifactType.RESUME, m.resume_artifact_id, paper_size=paper)
+        cover = pdf_artifact_id(
+            job_id, ArtifactType.COVER_LETTER, m.current_cover_artifact_id, paper_size=paper
+        )
         return (resume, cover) if {resume, cover} <= m.rendered else None
 
     def pdf_ready(self, job_id: str) -> bool:

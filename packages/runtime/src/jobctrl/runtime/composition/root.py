@@ -38,6 +38,7 @@ from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.llm import LlmPort, LlmSettings, OfflineProvider, build_provider
 from jobctrl.materials.activities import MaterialsActivities, register_offline_materials
 from jobctrl.materials.artifacts import ArtifactStore
+from jobctrl.materials.rendering.html import PageSize
 from jobctrl.materials.rendering.pdf import ChromiumPdfRenderer, PdfRenderer
 from jobctrl.orchestration.activities import PreparationStateActivities
 from jobctrl.orchestration.settings.model import OrchestrationSettings
@@ -125,7 +126,10 @@ class Composition:
         artifacts = ArtifactStore(artifacts_root or jobctrl_home() / "artifacts")
         tracker = StageTrackerService(store, clock=clock)
         threshold = int(settings.min_fit_score) if min_score is None else min_score
-        facts = JobFacts(store, artifacts=artifacts, tracker=tracker, clock=clock, min_score=threshold)
+        paper = PageSize(config.materials.paper_size)
+        facts = JobFacts(
+            store, artifacts=artifacts, tracker=tracker, clock=clock, min_score=threshold, paper_size=paper
+        )
         user_agent = honest_user_agent(settings)
 
         def all_local() -> bool:
@@ -176,6 +180,7 @@ class Composition:
                 store, llm=llm, artifacts=artifacts, renderer=renderer, inputs=facts.materials_inputs,
                 eligible=facts.eligible, tracker=tracker, clock=clock,
                 render_lanes=config.worker.render_lanes if render_lanes is None else render_lanes,
+                paper_size=paper,
             ),
             apply=ApplyActivities(
                 store, inputs=facts.apply_inputs, candidates=facts.apply_candidates,
