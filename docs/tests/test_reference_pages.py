@@ -45,6 +45,22 @@ def test_projections_on_the_map_fold_what_their_folds_fold(cmap: context_map.Con
         assert facts.tables == tuple(t.name for t in projection.tables)
 
 
+def test_each_context_owns_the_aggregates_its_package_defines(cmap: context_map.ContextMap) -> None:
+    owns = {ctx.name: ctx for ctx in cmap.contexts}
+    # Independent route: the source text of each context, searched for stream prefixes.
+    for name in context_map.CONTEXTS:
+        src = ROOT / "contexts" / name / "src"
+        prefixes = set(re.findall(r'^    stream_prefix = "([a-z-]+)"', _all_source(src), re.MULTILINE))
+        shown = {a.split("(`")[1].removesuffix("-…`)") for a in owns[name].aggregates if "(`" in a}
+        assert prefixes == shown, name
+    assert "llm_spend" in owns["orchestration"].tables
+    assert "contact_subject_keys" in owns["contact"].tables
+
+
+def _all_source(src: Path) -> str:
+    return "\n".join(p.read_text() for p in src.rglob("*.py") if "tests" not in p.parts)
+
+
 def test_the_map_lists_every_import_contract(cmap: context_map.ContextMap) -> None:
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
     assert [c.name for c in cmap.contracts] == [c["name"] for c in contracts]

@@ -7,6 +7,8 @@
   module also exports are not events and are not counted.
 * **Projections**: every ``Projection`` in ``jobctrl.projections.OPERATIONS``, its tables and the
   event types its folds take, grouped by the publishing context.
+* **Owns**: the ``Aggregate`` subclasses (with their stream prefixes) and the SQL tables defined in
+  the context's modules, found by importing them.
 * **Runtime**: which contexts ``jobctrl.runtime`` imports (its composition root reaches them only
   through their public faces).
 * **Contracts**: the import-linter contracts in the workspace ``pyproject.toml``.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import pkgutil
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -50,6 +53,8 @@ class ContextFacts:
     publishes: tuple[str, ...]
     reads: dict[str, tuple[str, ...]]  # publishing context -> event types read from it
     types_from: tuple[str, ...]  # contexts whose events module lends value types (enums, Structs)
+    aggregates: tuple[str, ...]  # "Class (stream-prefix-*)", found by importing the context
+    tables: tuple[str, ...]  # SQL tables the context declares beside job_events
     upcasters: tuple[str, ...]
 
 
@@ -120,7 +125,7 @@ def _referenced_names(files: Iterable[Path], source_context: str) -> tuple[dict[
 def _first_paragraph(doc: str | None) -> str:
     if not doc:
         return ""
-    return " ".join(doc.strip().split("\n\n")[0].split())
+    return " ".join(doc.strip().split("\n\n")[0].split()).replace("``", "`")
 
 
 def _contracts(root: Path) -> tuple[Contract, ...]:
@@ -165,6 +170,36 @@ def _reads(
     return {k: v for k, v in reads.items() if v}, types_from
 
 
+def _owned(context: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The aggregates (with their stream prefixes) and the SQL tables a context's modules define."""
+    import sqlalchemy as sa  # noqa: PLC0415
+
+    from jobctrl.kernel.aggregate import Aggregate  # noqa: PLC0415
+
+    package = f"jobctrl.{context}"
+    modules = []
+    for info in pkgutil.walk_packages(importlib.import_module(package).__path__, prefix=f"{package}."):
+        if ".tests" not in info.name and not info.name.endswith("__main__"):
+            modules.append(importlib.import_module(info.name))
+    aggregates: dict[str, str] = {}
+    tables: set[str] = set()
+    for module in modules:
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, Aggregate)
+                and value is not Aggregate
+                and value.__module__.startswith(package + ".")
+            ):
+                prefix = getattr(value, "stream_prefix", "")
+                aggregates[value.__qualname__] = (
+                    f"{value.__qualname__} (`{prefix}-…`)" if prefix else value.__qualname__
+                )
+            if isinstance(value, sa.Table) and module.__name__.startswith(package + "."):
+                tables.add(value.name)
+    return tuple(aggregates[k] for k in sorted(aggregates)), tuple(sorted(tables))
+
+
 def build_context_map() -> ContextMap:
     from jobctrl.projections import OPERATIONS  # noqa: PLC0415 - heavy import, only when asked
 
@@ -181,6 +216,7 @@ def build_context_map() -> ContextMap:
         module = _events_module(context)
         package = importlib.import_module(f"jobctrl.{context}")
         reads, types_from = _reads(f"jobctrl.{context}", context, owner_of, class_names)
+        aggregates, tables = _owned(context)
         contexts.append(
             ContextFacts(
                 name=context,
@@ -188,6 +224,8 @@ def build_context_map() -> ContextMap:
                 publishes=published[context],
                 reads=reads,
                 types_from=types_from,
+                aggregates=aggregates,
+                tables=tables,
                 upcasters=tuple(
                     f"{u.event_type} v{u.from_version}→v{u.from_version + 1}"
                     for u in getattr(module, "UPCASTERS", ())
@@ -290,14 +328,19 @@ def context_map_page() -> str:
         "",
         "## Contexts",
         "",
-        "| context | owns | publishes | reads from |",
-        "|---|---|---|---|",
+        "| context | what it is | owns (aggregates and their streams; tables) | publishes | reads from |",
+        "|---|---|---|---|---|",
     ]
     for ctx in cmap.contexts:
         reads = "; ".join(f"{other} ({len(names)})" for other, names in ctx.reads.items()) or "—"
-        out.append(f"| [`{ctx.name}`](#{ctx.name}) | {ctx.summary} | {len(ctx.publishes)} events | {reads} |")
+        owns = ", ".join([*ctx.aggregates, *(f"table `{t}`" for t in ctx.tables)]) or "—"
+        link = f"[`{ctx.name}`](#{ctx.name})"
+        out.append(f"| {link} | {ctx.summary} | {owns} | {len(ctx.publishes)} events | {reads} |")
     for ctx in cmap.contexts:
         out += ["", f"### {ctx.name}", "", ctx.summary, ""]
+        if ctx.aggregates or ctx.tables:
+            owns = ", ".join([*ctx.aggregates, *(f"table `{t}`" for t in ctx.tables)])
+            out += [f"**Owns**: {owns}", ""]
         out.append(f"**Publishes** (`jobctrl.{ctx.name}.events`): {_code_list(ctx.publishes)}")
         out.append("")
         if ctx.upcasters:
