@@ -18,6 +18,7 @@ from jobctrl.testing.docsite import (
     cli_reference,
     config_reference,
     context_map,
+    context_map_page,
     error_codes,
     offline,
 )
@@ -78,7 +79,7 @@ def test_a_cross_context_event_import_becomes_a_read(tmp_path: Path) -> None:
 
 
 def test_the_page_draws_every_context_and_projection(cmap: context_map.ContextMap) -> None:
-    page = context_map.context_map_page()
+    page = context_map_page.context_map_page()
     for ctx in cmap.contexts:
         assert f"### {ctx.name}" in page
         assert f'{ctx.name}["{ctx.name}<br/>{len(ctx.publishes)} events"]' in page

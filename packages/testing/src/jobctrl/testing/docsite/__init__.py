@@ -14,7 +14,7 @@ from collections.abc import Callable
 from jobctrl.testing.docsite import adr_index as _adrs
 from jobctrl.testing.docsite import cli_reference as _cli
 from jobctrl.testing.docsite import config_reference as _config
-from jobctrl.testing.docsite import context_map as _context_map
+from jobctrl.testing.docsite import context_map_page as _context_map
 from jobctrl.testing.docsite import error_codes as _errors
 
 # Generated page (path under docs/) -> the function that writes it.
