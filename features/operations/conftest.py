@@ -4,6 +4,7 @@ read by ``read_operations`` (the same function the HTTP route serves)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -23,6 +24,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
 from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store.schema import job_events
 from jobctrl.orchestration.events import (
     ExecutionRef,
     PipelineStepCompleted,
@@ -37,15 +39,19 @@ from jobctrl.orchestration.events import (
 )
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.spend.ledger import ledger_with_settings
+from jobctrl.projections.coverage import OPERATIONS
+from jobctrl.projections.healing import heal, verify_projections
 from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
 from jobctrl.projections.recoveries import (
     ExecutionKey,
     KeySets,
+    discovery_execution_recoveries,
     persisted_key_sets,
     record_native_checkpoint,
     verify_native_execution,
 )
 from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.runtime.api.operations import (
     OperationsSnapshot,
     SnapshotInputs,
@@ -53,6 +59,7 @@ from jobctrl.runtime.api.operations import (
     ensure_operations_schema,
     read_operations,
 )
+from jobctrl.runtime.reconcile.coverage import reconcile_coverage
 from jobctrl.runtime.telemetry.heartbeat import (
     RuntimeIdentity,
     worker_runtime_heartbeats,
@@ -75,6 +82,7 @@ class World:
     seq: int = 0
     snapshot: OperationsSnapshot | None = None
     checkpoint: str | None = None
+    coverage: dict[str, str] = field(default_factory=dict)
     telemetry: RuntimeTelemetry = field(default_factory=RuntimeTelemetry)
 
     @property
@@ -269,6 +277,116 @@ def tamper_membership(world: World, job: str, new: str) -> None:
     t = discovery_execution_jobs
     with world.db.write() as conn:
         conn.execute(sa.update(t).where(t.c.job_id == job).values(job_id=new))
+
+
+@when("the projections catch up")
+def catch_up(world: World) -> None:
+    world.fold()
+
+
+@then(parsers.parse('the deep projection check finds "{projection}" broken by "{reason}"'))
+def deep_check_finds(world: World, projection: str, reason: str) -> None:
+    findings = verify_projections(world.db, OPERATIONS, watermark=OPERATIONS_WATERMARK, deep=True)
+    assert [(f.projection, f.reason) for f in findings] == [(projection, reason)], findings
+
+
+@when("the projections heal with the deep check")
+def heal_deep(world: World) -> None:
+    assert heal(world.db, world.store.registry, OPERATIONS, watermark=OPERATIONS_WATERMARK, deep=True)
+
+
+@then(parsers.parse('job "{job}" is a member of the execution again'))
+def member_again(world: World, job: str) -> None:
+    t = discovery_execution_jobs
+    with world.db.read() as conn:
+        members = set(conn.execute(sa.select(t.c.job_id).where(t.c.run_id == RUN)).scalars())
+    assert job in members and "forged" not in members, members
+
+
+@when("someone changes the checkpoint's digest")
+def tamper_checkpoint(world: World) -> None:
+    t = discovery_execution_recoveries
+    with world.db.write() as conn:
+        conn.execute(sa.update(t).where(t.c.run_id == RUN).values(key_digest="f" * 64))
+
+
+@when("the runtime writes the coverage checkpoints")
+def runtime_coverage(world: World) -> None:
+    world.coverage = reconcile_coverage(world.store, FixedClock(NOW)).published
+
+
+@then(parsers.parse('the runtime published "{status}"'))
+def runtime_published(world: World, status: str) -> None:
+    assert world.coverage == {RUN: status}, world.coverage
+
+
+@then(parsers.parse('the runtime published "{status}" for "{workflow}"'))
+def runtime_published_for(world: World, status: str, workflow: str) -> None:
+    assert world.coverage[f"{workflow}-run"] == status, world.coverage
+
+
+@then(parsers.parse('the overall ETA is not withheld as "{reason}"'))
+def overall_not_withheld_as(world: World, reason: str) -> None:
+    assert _snap(world)["overallEta"]["reason"] != reason
+
+
+@given("an undecodable pipeline-step event of the execution is in the log")
+def undecodable_step(world: World) -> None:
+    # A row whose payload names the execution but breaks the event's schema (a corrupt import):
+    # the projection skips it, and the log is then no exact evidence for this execution.
+    row = {
+        "event_id": "ev-corrupt",
+        "stream_id": "feature-corrupt",
+        "stream_version": 1,
+        "event_type": "PipelineStepQueued",
+        "schema_version": 1,
+        "tenant_id": "local",
+        "job_id": None,
+        "occurred_at": _iso(NOW),
+        "payload": json.dumps(
+            {"execution": {"tenantId": "local", "workflowId": WF, "temporalRunId": RUN}, "stepKind": 7}
+        ),
+        "metadata": "{}",
+    }
+    with world.db.write() as conn:
+        conn.execute(sa.insert(job_events).values(**row))
+    world.fold()
+
+
+@given(
+    parsers.parse(
+        'a Discover execution "{workflow}" that is "failed" with {count:d} observed jobs'
+        " and a closed membership"
+    )
+)
+def failed_execution(world: World, workflow: str, count: int) -> None:
+    run = f"{workflow}-run"
+    ref = DiscoveryExecutionRefPayload(tenant_id="local", workflow_id=workflow, temporal_run_id=run)
+    world.append(
+        WorkflowStarted(
+            workflow_id=workflow, workflow_type="DiscoverWorkflow", status="in_progress", input_summary={},
+            started_at=_iso(NOW - timedelta(hours=2)), temporal_run_id=run,
+        )
+    )  # fmt: skip
+    for i in range(count):
+        world.append(
+            DiscoveryExecutionMemberLinked(
+                execution=ref, job_id=f"f{i}", cohort="observed_this_run", linked_at=_iso(NOW)
+            )
+        )
+    world.append(
+        DiscoveryExecutionMembershipClosed(
+            execution=ref, member_count=count, closed_at=_iso(NOW), reason_code="interrupted_source_failed"
+        )
+    )
+    world.append(
+        WorkflowFailed(
+            workflow_id=workflow, workflow_type="DiscoverWorkflow", status="failed",
+            error_code="source_failed", error_message="x", retryable=False,
+            finished_at=_iso(NOW - timedelta(minutes=30)),
+            duration_ms=1000, temporal_run_id=run,
+        )
+    )  # fmt: skip
 
 
 @then(parsers.parse('the checkpoint writer published "{status}"'))

@@ -1,19 +1,30 @@
 Feature: The discovery schedule and the standing auto-apply loop follow settings
 
-  Scenario: The discovery schedule is reconciled only at worker start-up
-    Given scheduling is enabled on cron "0 7 * * *"
+  Scenario: The discovery schedule follows the saved settings without a restart
+    Given the settings saved through the API say {"discoveryScheduleEnabled": true, "discoveryScheduleCron": "0 7 * * *"}
     When the worker starts up
     Then schedule "jobctrl-discovery-local" exists on cron "0 7 * * *" skipping overlaps
-    When scheduling is disabled and a heartbeat passes
-    Then schedule "jobctrl-discovery-local" still exists
-    When the worker starts up
+    When the settings saved through the API say {"discoveryScheduleEnabled": false} and a heartbeat passes
     Then schedule "jobctrl-discovery-local" does not exist
+    When the settings saved through the API say {"discoveryScheduleEnabled": true, "discoveryScheduleCron": "30 6 * * 1"} and a heartbeat passes
+    Then schedule "jobctrl-discovery-local" exists on cron "30 6 * * 1" skipping overlaps
 
-  Scenario: Turning auto apply on and off starts and cancels the loop without a restart
-    Given auto apply is enabled
+  Scenario: Turning auto apply on and off through the API starts and cancels the loop without a restart
+    Given the settings saved through the API say {"autoApply": true}
     When the worker starts up
     Then the loop "apply-auto-local" is running
-    When auto apply is disabled and a heartbeat passes
+    When the settings saved through the API say {"autoApply": false} and a heartbeat passes
+    Then the loop "apply-auto-local" is canceled
+    When the settings saved through the API say {"autoApply": true} and a heartbeat passes
+    Then the loop "apply-auto-local" is running again
+    When the settings saved through the API say {"autoApply": false} and a heartbeat passes
+    Then the loop "apply-auto-local" is canceled
+
+  Scenario: Until settings are saved, the configuration seeds them
+    Given auto apply is enabled in the configuration only
+    When the worker starts up
+    Then the loop "apply-auto-local" is running
+    When auto apply is turned off in the configuration and a heartbeat passes
     Then the loop "apply-auto-local" is canceled
 
   Scenario: A budget halt keeps the loop stopped while spend is at the ceiling

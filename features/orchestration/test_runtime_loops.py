@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 
 import pytest
+from fastapi.testclient import TestClient
 from pytest_bdd import given, parsers, scenarios, then, when
 from temporalio.client import ScheduleOverlapPolicy, WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration.workflows.ids import AUTO_APPLY_LOOP_ID, DISCOVERY_SCHEDULE_ID
-from jobctrl.runtime.settings import MutableSettings, RuntimeSettings
+from jobctrl.runtime.api.app import ApiConfig, create_app
+from jobctrl.runtime.settings import MutableSettings, RuntimeSettings, SavedSettings
 from jobctrl.runtime.worker import WorkerRuntime
 from jobctrl.testing.runtime.harness import Harness
 from jobctrl.testing.runtime.scenario import Live, Scenario, until
@@ -23,10 +26,13 @@ scenarios("orchestration/runtime_loops.feature")
 
 
 @pytest.fixture
-def ctx(pytestconfig: pytest.Config, database: Database) -> Iterator[Scenario]:
+def ctx(pytestconfig: pytest.Config, database: Database, db_url: str) -> Iterator[Scenario]:
     scenario = Scenario(Harness(shared_dev_server(pytestconfig), database))
     scenario.extra["live"] = live = Live()
-    scenario.extra["settings"] = MutableSettings(RuntimeSettings())
+    # The configuration's seed, and what the worker obeys: the saved settings document over it.
+    scenario.extra["seed"] = MutableSettings(RuntimeSettings())
+    scenario.extra["settings"] = SavedSettings(database, scenario.extra["seed"])
+    scenario.extra["db_url"] = db_url
     try:
         yield scenario
     finally:
@@ -34,8 +40,38 @@ def ctx(pytestconfig: pytest.Config, database: Database) -> Iterator[Scenario]:
 
 
 def _settings(ctx: Scenario) -> MutableSettings:
-    settings: MutableSettings = ctx.extra["settings"]
+    """The configuration's seed (what the worker reads until settings are saved)."""
+    settings: MutableSettings = ctx.extra["seed"]
     return settings
+
+
+def _save(ctx: Scenario, document: str) -> None:
+    """PATCH /v1/settings on the real API over the worker's database."""
+    with TestClient(create_app(ApiConfig(database_url=ctx.extra["db_url"]))) as client:
+        saved = client.patch("/v1/settings", json=json.loads(document))
+    assert saved.status_code == 200, saved.text
+
+
+@given(parsers.parse("the settings saved through the API say {document}"))
+def _saved(ctx: Scenario, document: str) -> None:
+    _save(ctx, document)
+
+
+@when(parsers.parse("the settings saved through the API say {document} and a heartbeat passes"))
+def _saved_then_tick(ctx: Scenario, document: str) -> None:
+    _save(ctx, document)
+    ctx.extra["live"].run(_runtime(ctx).tick())
+
+
+@when("auto apply is turned off in the configuration and a heartbeat passes")
+def _auto_seed_off(ctx: Scenario) -> None:
+    _settings(ctx).value = RuntimeSettings(auto_apply=False)
+    ctx.extra["live"].run(_runtime(ctx).tick())
+
+
+@given("auto apply is enabled in the configuration only")
+def _auto_seeded(ctx: Scenario) -> None:
+    _settings(ctx).value = RuntimeSettings(auto_apply=True)
 
 
 def _runtime(ctx: Scenario) -> WorkerRuntime:
@@ -51,23 +87,13 @@ def _runtime(ctx: Scenario) -> WorkerRuntime:
             client=w.client,
             db=ctx.harness.db,
             store=ctx.harness.store,
-            settings=_settings(ctx),
+            settings=ctx.extra["settings"],
             spend=ctx.harness.spend,
             task_queue=w.task_queue,
         )
 
     ctx.extra["runtime"] = runtime = live.run(build())
     return runtime
-
-
-@given(parsers.parse('scheduling is enabled on cron "{cron}"'))
-def _scheduling(ctx: Scenario, cron: str) -> None:
-    _settings(ctx).value = RuntimeSettings(scheduling_enabled=True, schedule_cron=cron)
-
-
-@given("auto apply is enabled")
-def _auto(ctx: Scenario) -> None:
-    _settings(ctx).value = RuntimeSettings(auto_apply=True)
 
 
 @given("auto apply is enabled and today's spend is at the ceiling")
@@ -80,18 +106,6 @@ def _auto_broke(ctx: Scenario) -> None:
 def _startup(ctx: Scenario) -> None:
     runtime = _runtime(ctx)
     ctx.extra["live"].run(runtime.startup())
-
-
-@when("scheduling is disabled and a heartbeat passes")
-def _schedule_off(ctx: Scenario) -> None:
-    _settings(ctx).value = RuntimeSettings(scheduling_enabled=False)
-    ctx.extra["live"].run(_runtime(ctx).tick())
-
-
-@when("auto apply is disabled and a heartbeat passes")
-def _auto_off(ctx: Scenario) -> None:
-    _settings(ctx).value = RuntimeSettings(auto_apply=False)
-    ctx.extra["live"].run(_runtime(ctx).tick())
 
 
 @when("a heartbeat passes")
@@ -120,7 +134,7 @@ def _schedule_ok(ctx: Scenario, cron: str) -> None:
     assert desc.schedule.policy.overlap == ScheduleOverlapPolicy.SKIP
     spec = desc.schedule.spec
     hours = [r.start for c in spec.calendars for r in c.hour]
-    assert spec.cron_expressions == [cron] or hours == [7]
+    assert spec.cron_expressions == [cron] or hours == [int(cron.split()[1])]
     assert desc.schedule.action.id == "discover-local"  # type: ignore[attr-defined]
 
 
@@ -143,9 +157,16 @@ async def _loop_status(ctx: Scenario) -> tuple[WorkflowExecutionStatus | None, s
 
 @then(parsers.parse('the loop "{loop_id}" is running'))
 def _running(ctx: Scenario, loop_id: str) -> None:
-    status, _ = ctx.extra["live"].run(_loop_status(ctx))
+    status, run_id = ctx.extra["live"].run(_loop_status(ctx))
     assert status == WorkflowExecutionStatus.RUNNING
     ctx.extra["live"].run(until(lambda: ctx.fakes.calls["apply"] >= 1))
+    ctx.extra["loop_run"] = run_id
+
+
+@then(parsers.parse('the loop "{loop_id}" is running again'))
+def _running_again(ctx: Scenario, loop_id: str) -> None:
+    status, run_id = ctx.extra["live"].run(_loop_status(ctx))
+    assert status == WorkflowExecutionStatus.RUNNING and run_id != ctx.extra["loop_run"]
 
 
 @then(parsers.parse('the loop "{loop_id}" is canceled'))

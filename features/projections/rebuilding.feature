@@ -13,3 +13,21 @@ Feature: Read models are rebuilt from the log
     And the read models are up to date
     When the read models are rebuilt
     Then every read-model table is identical to before
+
+  Scenario: Start-up finds rows deleted from read models that are not empty, and restores them
+    Given a generated log of 20 jobs
+    And the runner has started and the read models are up to date
+    When 3 "workflow_run_projections" rows and 3 "job_list_projections" rows are deleted
+    Then the projection check finds "job_list, workflow_runs" short of rows
+    When the runner starts again
+    Then the runner rebuilt "job_list, workflow_runs"
+    And every read-model table is identical to before
+
+  Scenario: A rebuild killed before its swap leaves shadow tables that status lists and the next start drops
+    Given a generated log of 20 jobs
+    And the runner has started and the read models are up to date
+    When a rebuild of "workflow_runs" is killed after filling its shadow tables
+    Then projections status lists "workflow_run_projections__rebuild" as left over
+    When the runner starts again
+    Then projections status lists no leftover tables
+    And every read-model table is identical to before

@@ -123,6 +123,10 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
         runs = client.get("/v1/workflow-runs", params={"workflowType": "DiscoverWorkflow"})
     assert jobs_page.status_code == 200 and jobs_page.json()["total"] == 7
     assert {j["jobId"] for j in jobs_page.json()["items"]} == {j for _, j, _ in rows}
+    # Real stages: a prepared job reached Cover, a not-eligible one stopped at Score (its Tailor and
+    # Cover were skipped, not reached).
+    stages_read = {j["jobId"]: j["currentStage"] for j in jobs_page.json()["items"]}
+    assert stages_read == {j: "cover" if j in report.prepared else "score" for j in stages_read}
     assert operations.status_code == 200, operations.text
     enrich = [s for s in operations.json()["stages"] if s["stage"] == "enrich" and s["succeeded"]]
     assert sum(s["succeeded"] for s in enrich) == 7
@@ -133,6 +137,10 @@ async def test_demo_entry_completes_on_a_board_subset_and_summarizes(
     total = execution["progress"]["total"]
     assert total >= 3 and execution["progress"] == {"completed": total, "total": total}
     assert [r["phase"] for r in runs.json()["items"]] == ["completed"]
+    # The runtime earned the run's coverage checkpoint, and every read verifies it (ADR 0132).
+    coverage = operations.json()["projectionCoverage"]
+    assert coverage["status"] == "ready" and coverage["verified"], coverage
+    assert coverage["persistedMembers"] == coverage["expectedMembers"] == 7
 
 
 def test_following_projections_ends_at_the_head_with_events_appended_meanwhile(database: Database) -> None:

@@ -20,8 +20,9 @@ from sqlalchemy import Connection
 
 from jobctrl.kernel.registry import EventRegistry, EventValidationError, UnknownEventType
 from jobctrl.kernel.store.schema import job_events
-from jobctrl.projections.model import DELETED, EventInfo, Fold, Projection
-from jobctrl.projections.schema import projection_skipped_events
+from jobctrl.projections.keydigest import EMPTY, DigestRow, shift
+from jobctrl.projections.model import DELETED, EventInfo, Fold, KeyDigest, Projection
+from jobctrl.projections.schema import projection_row_counts, projection_skipped_events
 from jobctrl.projections.sqlutil import insert_ignore_statement
 from jobctrl.projections.tableio import TableIO
 
@@ -79,13 +80,27 @@ class RowCache:
         return sum(len(r) for r in self.rows.values())
 
 
+#: (digest table name, execution key, term, +1 for a created row / -1 for a deleted one)
+DigestChange = tuple[str, tuple[Any, ...], str, int]
+DigestHook = Callable[[Connection, list[DigestChange]], None]
+
 Dispatch = tuple[tuple[str, Callable[[Any, EventInfo], Hashable], Callable[[Any, Any, EventInfo], Any]], ...]
 
 
 class FoldEngine:
-    def __init__(self, registry: EventRegistry, projections: Sequence[Projection]) -> None:
+    def __init__(
+        self,
+        registry: EventRegistry,
+        projections: Sequence[Projection],
+        *,
+        on_digest_change: DigestHook | None = None,
+    ) -> None:
         self.registry = registry
         self.projections = tuple(projections)
+        # Source table -> its key digest; ``on_digest_change`` sees every change an incremental fold
+        # (no cache: not a rebuild) made, in the same transaction (the recovery proof, ADR 0132).
+        self._digests: dict[str, KeyDigest] = {d.source: d for p in self.projections for d in p.key_digests}
+        self.on_digest_change = on_digest_change
         by_type: dict[str, list[Fold[Any, Any]]] = defaultdict(list)
         for projection in self.projections:
             for fold in projection.folds:
@@ -132,6 +147,9 @@ class FoldEngine:
                 steps.append((name, key, apply))
                 if key not in known[name]:
                     wanted[name].add(key)
+                digest = self._digests.get(name)
+                if digest is not None and key[:3] not in known[digest.target.name]:  # type: ignore[index]
+                    wanted[digest.target.name].add(key[:3])  # type: ignore[index]
             keyed.append((event, info, steps))
         for name, keys in wanted.items():
             io = self._table_io(targets[name], dialect)
@@ -144,20 +162,32 @@ class FoldEngine:
             for record in io.load(conn, list(keys)):
                 store[io.key_of(record)] = row_cls(*record)
         dirty: dict[str, dict[Hashable, Any]] = cache.dirty if cache is not None else defaultdict(dict)
+        changes: list[DigestChange] = []
+        created: dict[str, int] = defaultdict(int)  # rows created minus rows deleted, per table
         for event, info, steps in keyed:
             for name, key, apply in steps:
                 rows = known[name]
                 before = rows[key]
                 after = apply(before, event, info)
+                sign = 0
                 if after is DELETED:
                     if before is not None:
                         rows[key] = None
                         dirty[name][key] = DELETED
+                        sign = -1
                 elif after is not before and after is not None:
                     rows[key] = after
                     dirty[name][key] = after
+                    sign = 1 if before is None else 0
+                if sign:
+                    created[name] += sign
+                    if (digest := self._digests.get(name)) is not None:
+                        changes.append(self._count(digest, key, sign, known, dirty, created))  # type: ignore[arg-type]
         if cache is None:
             self._write(conn, dirty, targets)
+            self._count_rows(conn, created)
+            if changes and self.on_digest_change is not None:
+                self.on_digest_change(conn, changes)
         elif cache.size() > cache.capacity:
             self.flush(conn, cache, targets)
             cache.rows.clear()
@@ -176,6 +206,43 @@ class FoldEngine:
                 ],
             )
         return skipped
+
+    @staticmethod
+    def _count(
+        digest: KeyDigest,
+        key: tuple[Any, ...],
+        sign: int,
+        known: dict[str, dict[Hashable, Any]],
+        dirty: dict[str, dict[Hashable, Any]],
+        created: dict[str, int],
+    ) -> DigestChange:
+        """Add (or remove) one source key to its execution's digest row."""
+        name, group, term = digest.target.name, key[:3], digest.term(key)
+        row: DigestRow | None = known[name].get(group)
+        if row is None:
+            row = DigestRow(group[0], group[1], group[2], 0, EMPTY)
+            created[name] += 1
+        row = DigestRow(
+            row.tenant_id,
+            row.workflow_id,
+            row.run_id,
+            row.key_count + sign,
+            shift(row.key_digest, term, sign),
+        )
+        known[name][group] = row
+        dirty[name][group] = row
+        return (name, group, term, sign)
+
+    @staticmethod
+    def _count_rows(conn: Connection, created: Mapping[str, int]) -> None:
+        """Advance the tables' row counters (ADR 0133).  A table without a counter row has none yet:
+        start-up verification or a rebuild sets it from the table itself."""
+        t = projection_row_counts
+        for name, delta in created.items():
+            if delta:
+                conn.execute(
+                    sa.update(t).where(t.c.table_name == name).values(row_count=t.c.row_count + delta)
+                )
 
     def flush(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
         """Write the rows a cached fold changed (see ``RowCache``)."""

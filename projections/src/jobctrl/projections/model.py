@@ -97,6 +97,18 @@ class Fold(Generic[E, R]):
 
 
 @dataclass(frozen=True)
+class KeyDigest:
+    """Keep ``target`` (one ``DigestRow`` per execution) equal to the count and digest of the keys of
+    ``source`` rows: the engine adds a key's term when it creates a source row and removes it when it
+    deletes one, in the same write (ADR 0132).  The first three key columns of ``source`` are the
+    execution; ``term`` maps the whole primary key to its digest term."""
+
+    source: str
+    target: ReadModelTable[Any]
+    term: Callable[[tuple[Any, ...]], str]
+
+
+@dataclass(frozen=True)
 class Projection:
     """A named group of read-model tables folded together (rebuilt, healed and reported as one).
 
@@ -109,6 +121,7 @@ class Projection:
     tables: tuple[ReadModelTable[Any], ...]
     folds: tuple[Fold[Any, Any], ...]
     creates_rows_on: frozenset[str] = field(default_factory=frozenset)
+    key_digests: tuple[KeyDigest, ...] = ()
 
     @property
     def event_types(self) -> frozenset[str]:

@@ -25,7 +25,7 @@ from jobctrl.projections.engine import FoldEngine, RowCache, read_log
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
 from jobctrl.projections.schema import OPERATIONS_WATERMARK, projection_watermarks
-from jobctrl.projections.sqlutil import copy_table, shadow_of
+from jobctrl.projections.sqlutil import copy_table, reset_row_counts, shadow_of
 from jobctrl.projections.watermarks import ensure_watermark, read_watermark, set_watermark
 
 Progress = Callable[[int, int], None]
@@ -108,6 +108,7 @@ def rebuild(
         for projection in selected:
             for table in projection.tables:
                 copy_table(conn, shadows[table.name], table.table)
+        reset_row_counts(conn, [t.table for p in selected for t in p.tables])
         for shadow in shadows.values():
             shadow.drop(conn)
         if full:

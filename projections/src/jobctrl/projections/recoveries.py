@@ -6,19 +6,21 @@ the two canonical key sets (membership keys in ``discovery_execution_jobs``, ste
 ``pipeline_step_projections``), a digest of both sets and a bounded error code.
 
 Invariant: ``ready`` is *earned*, never inferred.  ``record_native_checkpoint`` writes ``ready``
-only when the expected key sets equal the persisted ones; ``read_coverage`` re-derives the persisted
-sets on every read and reports a ready row whose counts or digest no longer match as
-``recovering`` (``proof_mismatch``).  Row counts alone, a terminal workflow or runtime telemetry
-never promote a checkpoint.
+only when the expected key sets equal the persisted ones; ``read_coverage`` compares the proof with
+the persisted sets' counts and incremental digests on every read (two primary-key reads of the
+``*_digests`` tables the fold engine keeps with the rows, ADR 0132) and reports a ready row whose
+counts or digest no longer match as ``recovering`` (``proof_mismatch``).  Row counts alone, a
+terminal workflow or runtime telemetry never promote a checkpoint.
 
-Out of scope here (ADR 0066): the Temporal-history decoder for legacy (``reconstructed``) runs, and
-advancing a native proof in the same transaction as each canonical key write.
+A native ready proof is advanced by ``advance_native_proofs`` in the same transaction as each new
+canonical key the incremental fold writes, so a later member or step of a verified execution never
+shows a one-row-ahead ``recovering`` snapshot.  Out of scope (ADR 0066): the Temporal-history
+decoder for legacy (``reconstructed``) runs.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -29,9 +31,18 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.text import bounded_code
-from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
-from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
-from jobctrl.projections.schema import metadata
+from jobctrl.projections.engine import DigestChange
+from jobctrl.projections.keydigest import EMPTY, combine, member_term, of_terms, shift, step_term
+from jobctrl.projections.read_models.discovery_executions import (
+    discovery_execution_jobs,
+    discovery_execution_member_digests,
+)
+from jobctrl.projections.read_models.pipeline_steps import (
+    pipeline_step_key_digests,
+    pipeline_step_projections,
+)
+from jobctrl.projections.schema import OPERATIONS_WATERMARK, metadata
+from jobctrl.projections.watermarks import read_watermark
 
 CoverageStatus = Literal["ready", "recovering", "retrying", "incomplete"]
 Mode = Literal["native", "reconstructed"]
@@ -99,13 +110,34 @@ class Coverage:
 
 
 def key_digest(members: Iterable[str], steps: Iterable[StepKey]) -> str:
-    """sha256 over the sorted canonical keys; the unit separator cannot occur in a bounded key."""
-    h = hashlib.sha256()
-    for job_id in sorted(members):
-        h.update(f"m\x1f{job_id}\n".encode())
-    for kind, item in sorted(steps):
-        h.update(f"s\x1f{kind}\x1f{item}\n".encode())
-    return h.hexdigest()
+    """The incremental digest (``keydigest``) of both canonical key sets."""
+    return combine(of_terms(member_term(j) for j in members), of_terms(step_term(k, i) for k, i in steps))
+
+
+@dataclass(frozen=True)
+class PersistedProof:
+    """The persisted sets' counts and digest, as the fold engine keeps them (O(1) to read)."""
+
+    members: int
+    steps: int
+    digest: str
+
+
+def _digest_row(conn: sa.Connection, table: sa.Table, ex: ExecutionKey) -> tuple[int, str]:
+    row = conn.execute(
+        sa.select(table.c.key_count, table.c.key_digest).where(
+            table.c.tenant_id == ex.tenant_id,
+            table.c.workflow_id == ex.workflow_id,
+            table.c.run_id == ex.run_id,
+        )
+    ).first()
+    return (0, EMPTY) if row is None else (int(row.key_count), str(row.key_digest))
+
+
+def persisted_proof(conn: sa.Connection, ex: ExecutionKey) -> PersistedProof:
+    members, member_digest = _digest_row(conn, discovery_execution_member_digests, ex)
+    steps, step_digest = _digest_row(conn, pipeline_step_key_digests, ex)
+    return PersistedProof(members, steps, combine(member_digest, step_digest))
 
 
 def persisted_key_sets(conn: sa.Connection, ex: ExecutionKey) -> KeySets:
@@ -149,26 +181,80 @@ def record_native_checkpoint(
     if history_event_id is not None and history_event_id < 0:
         raise InvalidCheckpoint("history event id must be non-negative")
     with db.write() as conn:
-        persisted = persisted_key_sets(conn, ex)
-        matches = persisted == expected
-        _upsert(
-            conn,
-            ex,
-            {
-                "decoder_version": decoder_version,
-                "mode": "native",
-                "history_event_id": history_event_id,
-                "expected_members": len(expected.members),
-                "expected_steps": len(expected.steps),
-                "persisted_members": len(persisted.members),
-                "persisted_steps": len(persisted.steps),
-                "key_digest": expected.digest if matches else None,
-                "error_code": None if matches else KEY_SET_MISMATCH,
-                "status": "ready" if matches else "recovering",
-                "updated_at": now,
-            },
+        return _record_native(conn, ex, expected, history_event_id, now, decoder_version)
+
+
+def _record_native(
+    conn: sa.Connection,
+    ex: ExecutionKey,
+    expected: KeySets,
+    history_event_id: int | None,
+    now: str,
+    decoder_version: int = NATIVE_DECODER_VERSION,
+    terminal_code: str | None = None,
+) -> CoverageStatus:
+    persisted = persisted_proof(conn, ex)
+    digest = expected.digest
+    matches = (persisted.members, persisted.steps, persisted.digest) == (
+        len(expected.members),
+        len(expected.steps),
+        digest,
+    )
+    # A verified execution that ended before it identified every targeted job is incomplete: its
+    # exact partial sets are kept, the reason is recorded, nothing is retried or invented.
+    status: CoverageStatus = ("incomplete" if terminal_code else "ready") if matches else "recovering"
+    _upsert(
+        conn,
+        ex,
+        {
+            "decoder_version": decoder_version,
+            "mode": "native",
+            "history_event_id": history_event_id,
+            "expected_members": len(expected.members),
+            "expected_steps": len(expected.steps),
+            "persisted_members": persisted.members,
+            "persisted_steps": persisted.steps,
+            "key_digest": digest if matches else None,
+            "error_code": (bounded_code(terminal_code) if terminal_code else None)
+            if matches
+            else KEY_SET_MISMATCH,
+            "status": status,
+            "updated_at": now,
+        },
+    )
+    return status
+
+
+def advance_native_proofs(conn: sa.Connection, changes: Sequence[DigestChange]) -> None:
+    """The fold engine's hook (incremental folds only): a new canonical key of an execution whose
+    native proof is ready advances that proof in the same transaction as the key's write."""
+    t = discovery_execution_recoveries
+    deltas: dict[tuple[str, str, str], list[tuple[str, str, int]]] = {}
+    for table, group, term, sign in changes:
+        deltas.setdefault((group[0], group[1], group[2]), []).append((table, term, sign))
+    for (tenant, workflow, run), items in deltas.items():
+        where = (t.c.tenant_id == tenant, t.c.workflow_id == workflow, t.c.run_id == run)
+        row = conn.execute(sa.select(t).where(*where)).first()
+        if row is None or row.mode != "native" or row.status != "ready" or row.key_digest is None:
+            continue  # only a verified native proof advances; anything else waits for a verification
+        members, steps, digest = int(row.expected_members), int(row.expected_steps), str(row.key_digest)
+        for table, term, sign in items:
+            if table == discovery_execution_member_digests.name:
+                members += sign
+            else:
+                steps += sign
+            digest = shift(digest, term, sign)
+        conn.execute(
+            sa.update(t)
+            .where(*where)
+            .values(
+                expected_members=members,
+                expected_steps=steps,
+                persisted_members=members,
+                persisted_steps=steps,
+                key_digest=digest,
+            )
         )
-    return "ready" if matches else "recovering"
 
 
 # The events whose keys make up an execution's canonical sets.
@@ -182,13 +268,19 @@ _KEY_EVENTS: tuple[str, ...] = (
 _LOG_BATCH = 5000
 
 
-def logged_key_sets(store: EventStore, conn: sa.Connection, ex: ExecutionKey) -> KeySets:
+def logged_key_sets(
+    store: EventStore, conn: sa.Connection, ex: ExecutionKey, up_to: int | None = None
+) -> KeySets:
     """The key sets the append-only log proves for a native execution (every event carries the
-    exact execution identity, so nothing is inferred)."""
+    exact execution identity, so nothing is inferred), up to position ``up_to`` when given."""
     members: set[str] = set()
     steps: set[StepKey] = set()
     after = 0
     while batch := store.read_all_in(conn, after=after, limit=_LOG_BATCH, types=_KEY_EVENTS):
+        if up_to is not None:
+            batch = [s for s in batch if s.position <= up_to]
+            if not batch:
+                break
         for stored in batch:
             event = store.registry.decode(stored)
             ref = event.execution  # type: ignore[attr-defined]
@@ -207,13 +299,25 @@ def logged_key_sets(store: EventStore, conn: sa.Connection, ex: ExecutionKey) ->
 
 
 def verify_native_execution(
-    store: EventStore, ex: ExecutionKey, *, history_event_id: int | None, now: str
+    store: EventStore,
+    ex: ExecutionKey,
+    *,
+    history_event_id: int | None,
+    now: str,
+    terminal_code: str | None = None,
+    at_watermark: bool = False,
 ) -> CoverageStatus:
-    """The reconciler's native-mode step: expected = what the log proves; ready only if the read
-    models hold exactly those keys (a projection that lags or lost a row publishes recovering)."""
-    with store.db.read() as conn:
-        expected = logged_key_sets(store, conn, ex)
-    return record_native_checkpoint(store.db, ex, expected, history_event_id=history_event_id, now=now)
+    """The reconciler's native-mode step: expected = what the log proves; ready (or incomplete, with
+    ``terminal_code``) only if the read models hold exactly those keys (a row the read model lost
+    publishes recovering).  The log is read and the checkpoint written in one transaction.
+
+    ``at_watermark``: read the log only up to the projection watermark read in that transaction, so
+    a projection that merely lags is compared with the log it has folded (the runtime's writer);
+    without it the whole log is the evidence and a lagging projection publishes recovering."""
+    with store.db.write() as conn:
+        up_to = read_watermark(conn, OPERATIONS_WATERMARK) if at_watermark else None
+        expected = logged_key_sets(store, conn, ex, up_to)
+        return _record_native(conn, ex, expected, history_event_id, now, terminal_code=terminal_code)
 
 
 def record_retrying(db: Database, ex: ExecutionKey, error_code: str, *, now: str) -> None:
@@ -221,7 +325,7 @@ def record_retrying(db: Database, ex: ExecutionKey, error_code: str, *, now: str
     code = bounded_code(error_code)
     t = discovery_execution_recoveries
     with db.write() as conn:
-        persisted = persisted_key_sets(conn, ex)
+        persisted = persisted_proof(conn, ex)
         old = conn.execute(
             sa.select(t).where(
                 t.c.tenant_id == ex.tenant_id, t.c.workflow_id == ex.workflow_id, t.c.run_id == ex.run_id
@@ -236,8 +340,8 @@ def record_retrying(db: Database, ex: ExecutionKey, error_code: str, *, now: str
                 "history_event_id": old.history_event_id if old else None,
                 "expected_members": old.expected_members if old else 0,
                 "expected_steps": old.expected_steps if old else 0,
-                "persisted_members": len(persisted.members),
-                "persisted_steps": len(persisted.steps),
+                "persisted_members": persisted.members,
+                "persisted_steps": persisted.steps,
                 "key_digest": None,
                 "error_code": code,
                 "status": "retrying",
@@ -260,9 +364,9 @@ def read_coverage(conn: sa.Connection, ex: ExecutionKey) -> Coverage | None:
     error_code: str | None = row.error_code
     persisted_members, persisted_steps = int(row.persisted_members), int(row.persisted_steps)
     verified = False
-    if status == "ready":
-        current = persisted_key_sets(conn, ex)
-        persisted_members, persisted_steps = len(current.members), len(current.steps)
+    if status in ("ready", "incomplete"):
+        current = persisted_proof(conn, ex)  # O(1): the digests the fold keeps with the rows
+        persisted_members, persisted_steps = current.members, current.steps
         verified = (
             persisted_members == row.expected_members
             and persisted_steps == row.expected_steps

@@ -26,6 +26,7 @@ from jobctrl.projections.engine import FoldEngine, read_log
 from jobctrl.projections.healing import heal
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
+from jobctrl.projections.recoveries import advance_native_proofs
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.projections.waiting import Waiter, waiter_for
 from jobctrl.projections.watermarks import advance_watermark, ensure_watermark, read_watermark
@@ -60,7 +61,9 @@ class ProjectionRunner:
         self.watermark = watermark
         self.batch_size = batch_size
         self.poll_interval = poll_interval
-        self.engine = FoldEngine(registry, self.projections)
+        # A new canonical key of a verified native execution advances its proof in the same
+        # transaction (ADR 0132); rebuilds never call it (their folds run on shadow tables).
+        self.engine = FoldEngine(registry, self.projections, on_digest_change=advance_native_proofs)
         self.targets = {t.name: t.table for p in self.projections for t in p.tables}
         self.stats = RunnerStats()
         self._stop = threading.Event()

@@ -29,3 +29,13 @@ projection_skipped_events = sa.Table(
     sa.Column("event_type", sa.String(100), nullable=False),
     sa.Column("reason", sa.String(500), nullable=False),
 )
+
+
+# Rows per read-model table as the fold engine counted them (created minus deleted, ADR 0133): a
+# table holding fewer rows than its counter lost some, which start-up healing rebuilds.
+projection_row_counts = sa.Table(
+    "projection_row_counts",
+    metadata,
+    sa.Column("table_name", sa.String(100), primary_key=True),
+    sa.Column("row_count", sa.BigInteger, nullable=False),
+)

@@ -9,6 +9,8 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.dialects import postgresql, sqlite
 
+from jobctrl.projections.schema import projection_row_counts
+
 _CHUNK = 500
 
 
@@ -64,3 +66,12 @@ def shadow_of(table: sa.Table, suffix: str = "__rebuild") -> sa.Table:
         sa.Column(c.name, c.type, primary_key=c.primary_key, nullable=c.nullable) for c in table.columns
     )
     return sa.Table(table.name + suffix, sa.MetaData(), *columns)
+
+
+def reset_row_counts(conn: Connection, tables: Iterable[sa.Table]) -> None:
+    """Set the fold engine's row counters (ADR 0133) from the tables themselves, in the caller's tx."""
+    counts = projection_row_counts
+    for table in tables:
+        n = conn.execute(sa.select(sa.func.count()).select_from(table)).scalar_one()
+        conn.execute(sa.delete(counts).where(counts.c.table_name == table.name))
+        conn.execute(sa.insert(counts).values(table_name=table.name, row_count=int(n)))

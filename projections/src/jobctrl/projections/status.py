@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.coverage import OPERATIONS
+from jobctrl.projections.healing import leftover_shadows
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
 from jobctrl.projections.schema import OPERATIONS_WATERMARK, projection_skipped_events
@@ -37,6 +38,7 @@ class ProjectionStatus(msgspec.Struct, frozen=True, rename="camel"):
     skipped: int
     tables: list[TableStatus]
     recent_skipped: list[SkippedEvent]
+    leftover_shadows: list[str] = []  # tables a killed rebuild left behind (dropped at the next start)
 
 
 def read_status(
@@ -70,4 +72,7 @@ def read_status(
         tables = [
             TableStatus(p.name, t.name, count_rows(conn, t.table)) for p in projections for t in p.tables
         ]
-    return ProjectionStatus(watermark, head, position, max(head - position, 0), skipped, tables, latest)
+        shadows = leftover_shadows(conn, projections)
+    return ProjectionStatus(
+        watermark, head, position, max(head - position, 0), skipped, tables, latest, shadows
+    )

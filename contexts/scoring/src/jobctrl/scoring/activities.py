@@ -73,7 +73,7 @@ class ScoringActivities:
         profile: ProfileSource,
         tracker: StageTracker,
         clock: Clock,
-        min_score: int = 7,
+        min_score: int | Callable[[], int] = 7,
     ) -> None:
         self.store = store
         self.llm = llm
@@ -81,7 +81,12 @@ class ScoringActivities:
         self.profile = profile
         self.tracker = tracker
         self.clock = clock
-        self.min_score = min_score
+        self._min_score = min_score
+
+    @property
+    def min_score(self) -> int:
+        """The threshold, re-read on every verdict when given as a callable (the saved settings)."""
+        return self._min_score() if callable(self._min_score) else self._min_score
 
     def _skip_rest(self, tracker: StageTracker, job_id: str, code: str) -> None:
         for stage in SKIPPED_WHEN_NOT_ELIGIBLE:

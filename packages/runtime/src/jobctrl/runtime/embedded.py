@@ -2,7 +2,10 @@
 
 Used when ``TEMPORAL_ADDRESS`` is unset.  The database file lives under ``$JOBCTRL_HOME`` so history
 survives a restart; ports are free ports chosen at start; the UI is off (``--headless``).  ``stop``
-ends only the process this object started.  ``make demo`` can use it in-process
+ends only the process this object started.  Once ready, the server's address is written next to its
+database (``dev-server.address.json``: address, pid, namespace), so ``jobctrl serve`` and a later
+``jobctrl worker`` on the same home find the server instead of needing ``TEMPORAL_ADDRESS``
+(``find_dev_server``, ADR 0134); ``stop`` removes the file it wrote.  ``make demo`` can use it in-process
 (``async with DevServer.start() as server``) or run ``jobctrl worker`` as a subprocess with
 ``TEMPORAL_ADDRESS=server.address``.
 """
@@ -10,6 +13,7 @@ ends only the process this object started.  ``make demo`` can use it in-process
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import socket
@@ -35,6 +39,32 @@ from jobctrl.runtime.settings import SettingsSource
 from jobctrl.runtime.worker import WorkerRuntime
 
 READY_TIMEOUT_S = 60.0
+ADDRESS_FILE = "dev-server.address.json"
+
+
+def address_file(home: Path | None = None) -> Path:
+    return (home or jobctrl_home()) / "temporal" / ADDRESS_FILE
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: it exists
+    return True
+
+
+def find_dev_server(home: Path | None = None) -> str | None:
+    """The address of the embedded dev server a process on this home started and that still runs."""
+    path = address_file(home)
+    try:
+        found = json.loads(path.read_text())
+        address, pid = str(found["address"]), int(found["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return address if _alive(pid) else None
 
 
 def temporal_binary() -> Path:
@@ -102,6 +132,7 @@ class DevServer:
                 await client.workflow_service.describe_namespace(
                     DescribeNamespaceRequest(namespace=self.namespace)
                 )
+                self._advertise()
                 return client
             except Exception as exc:  # not up yet
                 last = exc
@@ -109,8 +140,24 @@ class DevServer:
         self.stop()
         raise ConfigurationError(f"the Temporal dev server did not become ready: {last}")
 
+    @property
+    def _address_path(self) -> Path:
+        return self.db_file.parent / ADDRESS_FILE
+
+    def _advertise(self) -> None:
+        record = {"address": self.address, "pid": self.process.pid, "namespace": self.namespace}
+        tmp = self._address_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(record))
+        tmp.replace(self._address_path)  # atomic: a reader sees the old file or the new one
+
+    def _withdraw(self) -> None:
+        with suppress(OSError, ValueError, KeyError, TypeError):
+            if int(json.loads(self._address_path.read_text())["pid"]) == self.process.pid:
+                self._address_path.unlink()
+
     def stop(self, timeout_s: float = 10.0) -> None:
         """Stop the process this object started (and only it)."""
+        self._withdraw()
         if self.process.poll() is not None:
             return
         self.process.terminate()

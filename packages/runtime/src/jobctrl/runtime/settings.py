@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from jobctrl.kernel.store import Database
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.runtime.config import load_config
 
 
@@ -42,6 +45,30 @@ class MutableSettings:
 
     def load(self) -> RuntimeSettings:
         return self.value
+
+
+class SavedSettings:
+    """What the running worker obeys: the saved settings document (``jobctrl_settings``, the one
+    ``PATCH /v1/settings`` writes), re-read on every ``load`` -- the worker loads on start-up and on
+    every heartbeat.  Until a document is saved, ``seed`` (the configuration) gives the values; after
+    that the environment only seeded defaults (ADR 0135)."""
+
+    def __init__(self, db: Database, seed: SettingsSource) -> None:
+        create_orchestration_tables(db)  # migrate-before-use: a fresh home has saved nothing yet
+        self.store = SettingsStore(db)
+        self.seed = seed
+
+    def load(self) -> RuntimeSettings:
+        saved = self.store.load_saved()
+        if saved is None:
+            return self.seed.load()
+        return RuntimeSettings(
+            worker_activity_slots=saved.worker_activity_slots,
+            auto_apply=saved.auto_apply,
+            daily_budget_usd=saved.daily_budget_usd,
+            scheduling_enabled=saved.discovery_schedule_enabled,
+            schedule_cron=saved.discovery_schedule_cron,
+        )
 
 
 class EnvSettings:

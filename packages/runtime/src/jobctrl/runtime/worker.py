@@ -1,10 +1,12 @@
 """The worker composition root: build one Temporal worker, reconcile at start-up, heartbeat.
 
 Start-up order (runtime reference §1.8, minus the browser preflight and legacy repair which belong to
-other contexts): reconcile the discovery schedule (only here), reconcile runs, reconcile the auto-apply
+other contexts): reconcile the discovery schedule, reconcile runs, reconcile the auto-apply
 loop, drain the profile outbox, build the worker, write the first heartbeat, start the 15 s
 heartbeat loop, run the worker.
-Each heartbeat tick writes the row, then runs the run reconciler and the auto-apply reconciler.
+Each heartbeat tick writes the row, re-reads the settings, then reconciles the discovery schedule
+(when its saved settings changed, ADR 0135), runs the run reconciler, the coverage checkpoint writer
+(ADR 0132) and the auto-apply reconciler.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTa
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.runtime.reconcile.auto_apply import reconcile_auto_apply_loop
+from jobctrl.runtime.reconcile.coverage import reconcile_coverage
 from jobctrl.runtime.reconcile.runs import reconcile_runs
 from jobctrl.runtime.reconcile.schedule import reconcile_discovery_schedule
-from jobctrl.runtime.settings import SettingsSource
+from jobctrl.runtime.settings import RuntimeSettings, SettingsSource
 from jobctrl.runtime.telemetry import heartbeat
 from jobctrl.runtime.telemetry.interceptor import ActivityRuntimeTelemetryInterceptor, RuntimeTelemetry
 
@@ -89,6 +92,16 @@ class WorkerRuntime:
         self._stop = asyncio.Event()
         self.ready = asyncio.Event()  # set once the worker polls and the first heartbeat is written
         self.identity: heartbeat.RuntimeIdentity | None = None
+        self._schedule: tuple[bool, str] | None = None  # the (enabled, cron) last reconciled
+
+    async def _reconcile_schedule(self, settings: RuntimeSettings) -> None:
+        """The discovery schedule follows the settings: reconciled at start-up and again on a
+        heartbeat whenever the saved (enabled, cron) changed (ADR 0135)."""
+        wanted = (settings.scheduling_enabled, settings.schedule_cron)
+        if wanted == self._schedule:
+            return
+        await reconcile_discovery_schedule(self.client, settings, self.task_queue, self.tenant)
+        self._schedule = wanted
 
     async def startup(self) -> None:
         settings = self.settings.load()
@@ -102,8 +115,9 @@ class WorkerRuntime:
             slots=settings.slots,
             now=self.clock.now(),
         )
-        await reconcile_discovery_schedule(self.client, settings, self.task_queue, self.tenant)
+        await self._reconcile_schedule(settings)
         await reconcile_runs(self.client, self.store, self.clock)
+        await asyncio.to_thread(reconcile_coverage, self.store, self.clock)
         await reconcile_auto_apply_loop(
             self.client, settings, self.store, self.spend, self.task_queue, self.tenant
         )
@@ -124,9 +138,12 @@ class WorkerRuntime:
             heartbeat.write_heartbeat, self.db, self.identity, self.telemetry, self.clock.now(), observation
         )
         try:
+            settings = await asyncio.to_thread(self.settings.load)  # the saved settings, re-read
+            await self._reconcile_schedule(settings)
             await reconcile_runs(self.client, self.store, self.clock)
+            await asyncio.to_thread(reconcile_coverage, self.store, self.clock)
             await reconcile_auto_apply_loop(
-                self.client, self.settings.load(), self.store, self.spend, self.task_queue, self.tenant
+                self.client, settings, self.store, self.spend, self.task_queue, self.tenant
             )
         except Exception:
             log.exception("heartbeat reconciliation failed; retrying next tick")

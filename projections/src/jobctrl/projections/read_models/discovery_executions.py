@@ -10,7 +10,8 @@ to ``observed_this_run`` by an observation and nothing ever demotes it; a work p
 One ``discovery_executions`` row per execution records the closing of its membership (the terminal
 preparation fan-out), a fact of the execution rather than of a job; member counts per cohort are a
 ``GROUP BY`` over ``discovery_execution_jobs`` (kept out of this row so a count can never disagree
-with the members).
+with the members).  ``discovery_execution_member_digests`` holds each execution's member-key count
+and incremental digest, written by the engine with the member rows (ADR 0132).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from jobctrl.discovery.events import (
     WorkPlanState,
 )
 from jobctrl.kernel.text import bound_text
-from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
+from jobctrl.projections.keydigest import DigestRow, member_term
+from jobctrl.projections.model import EventInfo, Fold, KeyDigest, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
 
@@ -68,6 +70,17 @@ discovery_executions = sa.Table(
     sa.Column("updated_at", sa.String(40), nullable=True),
 )
 
+# The count and incremental digest of each execution's member keys (ADR 0132), kept by the engine.
+discovery_execution_member_digests = sa.Table(
+    "discovery_execution_member_digests",
+    metadata,
+    sa.Column("tenant_id", sa.String(64), primary_key=True),
+    sa.Column("workflow_id", sa.String(200), primary_key=True),
+    sa.Column("run_id", sa.String(200), primary_key=True),
+    sa.Column("key_count", sa.Integer, nullable=False),
+    sa.Column("key_digest", sa.String(64), nullable=False),
+)
+
 
 class ExecutionJobRow(msgspec.Struct, frozen=True):
     tenant_id: str
@@ -99,6 +112,7 @@ class ExecutionRow(msgspec.Struct, frozen=True):
 
 EXECUTION_JOBS = ReadModelTable(discovery_execution_jobs, ExecutionJobRow)
 EXECUTIONS = ReadModelTable(discovery_executions, ExecutionRow)
+MEMBER_DIGESTS = ReadModelTable(discovery_execution_member_digests, DigestRow)
 _encoder = msgspec.json.Encoder()
 
 
@@ -208,7 +222,7 @@ def on_closed(
 
 PROJECTION = Projection(
     name="discovery_executions",
-    tables=(EXECUTION_JOBS, EXECUTIONS),
+    tables=(EXECUTION_JOBS, EXECUTIONS, MEMBER_DIGESTS),
     folds=(
         Fold(DiscoveryExecutionMemberLinked, EXECUTION_JOBS, _member_key, on_linked),
         Fold(DiscoveryExecutionMemberPromoted, EXECUTION_JOBS, _member_key, on_promoted),
@@ -216,4 +230,5 @@ PROJECTION = Projection(
         Fold(DiscoveryExecutionMembershipClosed, EXECUTIONS, _execution_key, on_closed),
     ),
     creates_rows_on=frozenset({"DiscoveryExecutionMemberLinked", "DiscoveryExecutionMembershipClosed"}),
+    key_digests=(KeyDigest(EXECUTION_JOBS.name, MEMBER_DIGESTS, lambda key: member_term(key[3])),),
 )

@@ -21,7 +21,8 @@ from jobctrl.orchestration.events import (
     PipelineStepStarted,
     StepDetail,
 )
-from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
+from jobctrl.projections.keydigest import DigestRow, step_term
+from jobctrl.projections.model import EventInfo, Fold, KeyDigest, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
 
@@ -186,9 +187,21 @@ def on_step(row: PipelineStepRow | None, event: StepEvent, info: EventInfo) -> P
     )
 
 
+# The count and incremental digest of each execution's step keys (ADR 0132), kept by the engine.
+pipeline_step_key_digests = sa.Table(
+    "pipeline_step_key_digests",
+    metadata,
+    sa.Column("tenant_id", sa.String(64), primary_key=True),
+    sa.Column("workflow_id", sa.String(200), primary_key=True),
+    sa.Column("run_id", sa.String(200), primary_key=True),
+    sa.Column("key_count", sa.Integer, nullable=False),
+    sa.Column("key_digest", sa.String(64), nullable=False),
+)
+STEP_DIGESTS = ReadModelTable(pipeline_step_key_digests, DigestRow)
+
 PROJECTION = Projection(
     name="pipeline_steps",
-    tables=(PIPELINE_STEPS,),
+    tables=(PIPELINE_STEPS, STEP_DIGESTS),
     folds=tuple(
         Fold(cls, PIPELINE_STEPS, _key, on_step)
         for cls in (PipelineStepQueued, PipelineStepStarted, PipelineStepCompleted, PipelineStepFailed)
@@ -196,4 +209,5 @@ PROJECTION = Projection(
     creates_rows_on=frozenset(
         {"PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed"}
     ),
+    key_digests=(KeyDigest(PIPELINE_STEPS.name, STEP_DIGESTS, lambda key: step_term(key[3], key[4])),),
 )

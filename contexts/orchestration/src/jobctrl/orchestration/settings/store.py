@@ -39,12 +39,16 @@ class SettingsStore:
 
     def load(self) -> OrchestrationSettings:
         """The saved settings, or the defaults when nothing was saved."""
+        return self.load_saved() or OrchestrationSettings()
+
+    def load_saved(self) -> OrchestrationSettings | None:
+        """The saved settings document, or None when nothing was ever saved."""
         with self.db.read() as conn:
             document = conn.execute(
                 select(jobctrl_settings.c.document).where(jobctrl_settings.c.name == _NAME)
             ).scalar_one_or_none()
         if document is None:
-            return OrchestrationSettings()
+            return None
         try:
             return OrchestrationSettings.model_validate_json(document)
         except ValidationError as exc:

@@ -9,6 +9,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database
+from jobctrl.runtime.api.operations.inventory import database_identity, same_runtime
 from jobctrl.runtime.telemetry.heartbeat import fresh_heartbeats
 
 
@@ -19,10 +20,12 @@ class WorkerRuntimeUnavailable(JobCtrlError):
 
 def require_ready_worker(db: Database, now: datetime) -> int:
     """The number of fresh workers; raises ``WorkerRuntimeUnavailable`` when there is none."""
+    identity = database_identity(db)
     try:
-        fresh = len(fresh_heartbeats(db, now))
+        # Only workers of this installation (resolved database and app directory) count.
+        fresh = len([r for r in fresh_heartbeats(db, now) if same_runtime(r, identity)])
     except SQLAlchemyError:  # no heartbeat table yet: no worker has ever run against this database
         fresh = 0
     if fresh == 0:
-        raise WorkerRuntimeUnavailable("no worker has sent a heartbeat in the last 45 s")
+        raise WorkerRuntimeUnavailable("no worker of this database has sent a heartbeat in the last 45 s")
     return fresh

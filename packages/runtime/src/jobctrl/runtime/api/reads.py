@@ -48,14 +48,15 @@ jl, jd, ss, wr, ps = (
     pipeline_step_projections,
 )  # fmt: skip
 
-# The job's current stage is the furthest pipeline stage that has a row.
+# The job's current stage is the furthest pipeline stage that has a row it reached: a ``skipped`` row
+# (the stages a not-eligible job never runs, ADR 0071) is not reached, so such a job reads "score".
 _ordinal = sa.case({name: i for i, name in enumerate(STAGE_ORDER)}, value=ss.c.stage, else_=-1)
 
 
 def _current_stage_subquery(tenant_id: str) -> Any:
     return (
         sa.select(ss.c.job_id, sa.func.max(_ordinal).label("ordinal"))
-        .where(ss.c.tenant_id == tenant_id)
+        .where(ss.c.tenant_id == tenant_id, ss.c.state != "skipped")
         .group_by(ss.c.job_id)
         .subquery("current_stage")
     )

@@ -1,7 +1,10 @@
 """``POST /v1/discovery/runs``: start the DiscoverWorkflow (deterministic id ``discover-{tenant}``).
 
 A worker must be ready (fresh heartbeat) or the answer is 503 ``worker_runtime_unavailable`` and
-nothing is started; an open Discover run is a 409 ``workflow_already_running``.  The run's own
+nothing is started; an open Discover run is a 409 ``workflow_already_running``.  The recovery gate of
+the operations spec: while the runtime inventory of this installation reports work in its slots
+(``activeItemsTotal > 0``), or cannot report it (``null``), the answer is 409
+``active_work_remaining`` and nothing is started (ADR 0134).  The run's own
 lifecycle facts are recorded by the worker (``record_workflow_started``), not here.
 """
 
@@ -16,11 +19,21 @@ from starlette.concurrency import run_in_threadpool
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.workflows.discover import WORKFLOW_TYPE, DiscoverWorkflowInput
 from jobctrl.orchestration.workflows.ids import discover_workflow_id
+from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import DiscoveryRunRequest, ErrorBody, StartedRun
+from jobctrl.runtime.api.operations import SnapshotInputs, database_identity, read_inventory
 from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.services import Services, services
 
 router = APIRouter(prefix="/v1", tags=["actions"])
+
+
+def _active_items_total(svc: Services) -> int | None:
+    """``activeItemsTotal`` of the operations snapshot: fresh workers of this database only."""
+    now = svc.clock.now()
+    with svc.db.read() as conn:
+        inputs = SnapshotInputs(now=now, tenant_id=svc.tenant_id, db_path=database_identity(svc.db))
+        return read_inventory(conn, inputs).active_items_total
 
 
 @router.post(
@@ -34,6 +47,15 @@ async def start_discovery(
 ) -> JSONResponse:
     request = body or DiscoveryRunRequest()
     await run_in_threadpool(require_ready_worker, svc.db, svc.clock.now())
+    active = await run_in_threadpool(_active_items_total, svc)
+    if active != 0:
+        raise ApiError(
+            409,
+            "active_work_remaining",
+            "the runtime inventory is unavailable"
+            if active is None
+            else f"{active} activities are still running; a new Discover run waits until none is",
+        )
     control = svc.require_control()
     task_queue = (await run_in_threadpool(SettingsStore(svc.db, clock=svc.clock).load)).task_queue
     started = await control.start(

@@ -53,7 +53,8 @@ from jobctrl.runtime.config import load_config
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.following import following_projections
 from jobctrl.runtime.pipeline import PipelineReport, run_pipeline
-from jobctrl.runtime.settings import EnvSettings
+from jobctrl.runtime.reconcile.coverage import reconcile_coverage
+from jobctrl.runtime.settings import EnvSettings, SavedSettings
 
 console = Console()
 DEFAULT_BOARD_PORT = 47801
@@ -103,7 +104,8 @@ async def run_demo(
                 bars.update(tasks[phase], completed=done, total=max(total, 1))
 
             async with local_runtime(
-                db=db, store=store, settings=EnvSettings(), spend=comp.spend, overrides=comp.activities(),
+                db=db, store=store, settings=SavedSettings(db, EnvSettings()), spend=comp.spend,
+                overrides=comp.activities(),
                 targets=comp.facts, address=os.environ.get("TEMPORAL_ADDRESS") or None,
                 server_db_file=temporal_db, task_queue=task_queue,
             ) as rt:  # fmt: skip
@@ -113,6 +115,8 @@ async def run_demo(
                 )  # fmt: skip
     finally:
         comp.close()
+    # The read models are at the log head: the run's coverage checkpoint is earned now (ADR 0132).
+    reconcile_coverage(store, comp.clock)
     status = read_status(db)
     return DemoOutcome(report, comp, time.monotonic() - began, str(temporal_db), tenant, status)
 

@@ -15,7 +15,9 @@ from rich.table import Table
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.projections.coverage import OPERATIONS
 from jobctrl.projections.dump import dump_json
+from jobctrl.projections.healing import verify_projections
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.status import read_status
@@ -65,12 +67,24 @@ def rebuild_command(
 
 
 @app.command("status")
-def status_command() -> None:
+def status_command(
+    verify: Annotated[
+        bool,
+        typer.Option(
+            "--verify",
+            help="Also check every projection for lost rows (row counters, key counts and digests); "
+            "exit 1 when something is wrong (the next start rebuilds it).",
+        ),
+    ] = False,
+) -> None:
     """Head, watermark, lag, rows per read-model table and skipped events."""
     db = open_database()
     EventStore(db, registry()).create_schema()
     try:
         status = read_status(db)
+        findings = (
+            verify_projections(db, OPERATIONS, watermark=status.watermark_name, deep=True) if verify else []
+        )
     finally:
         db.dispose()
     console = Console()
@@ -93,6 +107,24 @@ def status_command() -> None:
         for s in status.recent_skipped:
             skipped.add_row(str(s.position), s.event_type, s.reason)
         console.print(skipped)
+    if status.leftover_shadows:
+        console.print(
+            "[yellow]leftover rebuild tables[/] (a rebuild did not finish; dropped at the next start): "
+            + ", ".join(status.leftover_shadows)
+        )
+    if verify:
+        if not findings:
+            console.print(
+                "[green]✓[/] verified: every projection holds the rows its counters and digests say"
+            )
+            return
+        found = Table(title="projections with lost rows (rebuilt at the next start)")
+        for column in ("projection", "table", "check", "expected", "found"):
+            found.add_column(column)
+        for f in findings:
+            found.add_row(f.projection, f.table, f.reason, str(f.expected or ""), str(f.found or ""))
+        console.print(found)
+        raise typer.Exit(1)
 
 
 @app.command("dump")

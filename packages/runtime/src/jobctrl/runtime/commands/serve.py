@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import os
 
@@ -12,6 +13,7 @@ from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import open_database
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.guard import allowed_hosts, checked_token
+from jobctrl.runtime.embedded import DevServer, find_dev_server
 from jobctrl.runtime.settings import TemporalTarget
 
 
@@ -42,13 +44,29 @@ def serve(
     if not _is_loopback(host) and not token:
         typer.echo(f"refusing to bind {host} without JOBCTRL_API_TOKEN", err=True)
         raise typer.Exit(2)
-    target = TemporalTarget.from_env()  # TEMPORAL_ADDRESS unset: the API runs, Temporal actions answer 503
+    target = TemporalTarget.from_env()
+    address, server = target.address, None
+    if address is None:
+        # The embedded defaults: the dev server a worker on this home started, else one of our own
+        # on the same history file (ADR 0134), so start and cancel work with no extra setting.
+        address = find_dev_server()
+        if address is None:
+            server = DevServer.launch(namespace=target.namespace)
+            asyncio.run(server.wait_ready())
+            address = server.address
+            typer.echo(f"embedded Temporal dev server at {address} (database {server.db_file})")
+        else:
+            typer.echo(f"using the embedded Temporal dev server at {address}")
     config = ApiConfig(
         api_token=token,
         allowed_hosts=allowed_hosts(host, os.environ.get("JOBCTRL_API_ALLOWED_HOSTS", "").split(",")),
-        temporal_address=target.address,
+        temporal_address=address,
         temporal_namespace=target.namespace,
         run_projections=True,
     )
     open_database(config.database_url).dispose()  # a missing or replaced database exits 3 here
-    uvicorn.run(create_app(config), host=host, port=port, log_level="info")
+    try:
+        uvicorn.run(create_app(config), host=host, port=port, log_level="info")
+    finally:
+        if server is not None:
+            server.stop()

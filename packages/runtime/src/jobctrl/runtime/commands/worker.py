@@ -16,9 +16,9 @@ from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.composition.sources import import_legacy_sources, registry_catalog
 from jobctrl.runtime.config import load_config
-from jobctrl.runtime.embedded import DevServer
+from jobctrl.runtime.embedded import DevServer, find_dev_server
 from jobctrl.runtime.following import following_projections
-from jobctrl.runtime.settings import EnvSettings, TemporalTarget
+from jobctrl.runtime.settings import EnvSettings, SavedSettings, TemporalTarget
 from jobctrl.runtime.worker import WorkerRuntime
 
 
@@ -26,15 +26,19 @@ async def _serve(task_queue: str | None, projections: bool = False) -> None:
     target = TemporalTarget.from_env()
     queue = task_queue or target.task_queue
     server: DevServer | None = None
-    if target.address is None:
+    # The embedded defaults: a dev server `jobctrl serve` (or another worker) on this home started,
+    # else one of our own, whose address is written under $JOBCTRL_HOME (ADR 0134).
+    address = target.address or find_dev_server()
+    if address is None:
         server = DevServer.launch(namespace=target.namespace)
         client = await server.wait_ready()
         typer.echo(f"embedded Temporal dev server at {server.address} (database {server.db_file})")
     else:
-        client = await Client.connect(target.address, namespace=target.namespace)
+        client = await Client.connect(address, namespace=target.namespace)
     db = open_database(load_config().storage.database_url)
     store = EventStore(db, registry())
-    settings = EnvSettings()
+    # The saved settings document, seeded by the configuration until one is saved (ADR 0135).
+    settings = SavedSettings(db, EnvSettings())
     # The real activities; sources are the source registry's (read on every plan).  A legacy
     # $JOBCTRL_HOME/sources.json is registered once and retired (ADR 0150).
     store.create_schema()

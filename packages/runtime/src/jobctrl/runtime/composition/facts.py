@@ -5,7 +5,7 @@ artifact store; no read model is needed for these per-job lookups).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import sqlalchemy as sa
 
@@ -75,15 +75,20 @@ class JobFacts:
         artifacts: ArtifactStore,
         tracker: StageTracker,
         clock: Clock,
-        min_score: int,
+        min_score: int | Callable[[], int],
         paper_size: PageSize = PageSize.LETTER,
     ) -> None:
         self.store = store
         self.artifacts = artifacts
         self.tracker = tracker
         self.clock = clock
-        self.min_score = min_score
+        self._min_score = min_score
         self.paper_size = PageSize(paper_size)  # [materials] paper_size: which rendered PDFs are current
+
+    @property
+    def min_score(self) -> int:
+        """``min_fit_score``, re-read on every use when given as a callable (the saved settings)."""
+        return self._min_score() if callable(self._min_score) else self._min_score
 
     # -- discovery ------------------------------------------------------------------------------
     def discovered(self, job_id: str) -> JobDiscovered | None:

@@ -125,7 +125,12 @@ class Composition:
             register_offline_contact(llm)
         artifacts = ArtifactStore(artifacts_root or jobctrl_home() / "artifacts")
         tracker = StageTrackerService(store, clock=clock)
-        threshold = int(settings.min_fit_score) if min_score is None else min_score
+
+        # min_fit_score and apply_concurrency are re-read from the saved settings where they are used
+        # (each verdict, each claim, each poll), so a PATCH takes effect without a restart (ADR 0135).
+        def threshold() -> int:
+            return int(settings_store.load().min_fit_score) if min_score is None else min_score
+
         paper = PageSize(config.materials.paper_size)
         facts = JobFacts(
             store, artifacts=artifacts, tracker=tracker, clock=clock, min_score=threshold, paper_size=paper
@@ -183,9 +188,12 @@ class Composition:
                 paper_size=paper,
             ),
             apply=ApplyActivities(
-                store, inputs=facts.apply_inputs, candidates=facts.apply_candidates,
+                store, inputs=facts.apply_inputs,
+                candidates=lambda tenant, limit: facts.apply_candidates(
+                    tenant, min(limit, settings_store.load().apply_concurrency)
+                ),
                 policy=lambda: ClaimPolicy(
-                    min_score=float(threshold),
+                    min_score=float(threshold()),
                     approval_required=settings_store.load().apply_approval_required,
                 ),
                 browser=browser or managed_browser,  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from jobctrl.orchestration.stages.limits import OWNED_STAGES
 from jobctrl.orchestration.stages.service import StageService
 from jobctrl.orchestration.stages.states import StageOwner
 from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.runtime.api.operations.inventory import database_identity, expected_app_dir
 from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, write_heartbeat
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 from jobctrl.scoring.events import JobScored
@@ -120,10 +121,11 @@ def step(store: EventStore, workflow_id: str, run_id: str, kind: StepKind, *, do
 
 
 def beat(db: Database, now: datetime) -> None:
-    """A worker heartbeat row written at ``now`` (fresh for 45 s after it)."""
+    """A heartbeat row of a worker of ``db`` (its runtime identity), written at ``now`` (fresh for 45 s)."""
     create_table(db)
+    db_path = database_identity(db)
     identity = RuntimeIdentity.current(
-        app_dir=".", db_path="test", task_queue="jobctrl-default", slots=4, now=now
+        app_dir=expected_app_dir(db_path), db_path=db_path, task_queue="jobctrl-default", slots=4, now=now
     )
     write_heartbeat(db, identity, RuntimeTelemetry(), now, None)
 

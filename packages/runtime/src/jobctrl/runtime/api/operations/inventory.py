@@ -106,11 +106,29 @@ def _same_database(recorded: str, expected: str) -> bool:
     return Path(recorded).resolve() == Path(expected).resolve()
 
 
+def expected_app_dir(db_path: str) -> str:
+    """The app directory a worker of this database reports: the database file's directory (a server
+    database has none)."""
+    return "" if "://" in db_path or not db_path else str(Path(db_path).parent)
+
+
+def same_runtime(row: Mapping[str, Any], db_path: str) -> bool:
+    """A heartbeat of this installation: the same resolved database and app directory (spec, "Runtime
+    capacity"); a worker of another home never counts."""
+    if not _same_database(str(row["db_path"]), db_path):
+        return False
+    recorded, expected = str(row["app_dir"]), expected_app_dir(db_path)
+    if recorded == expected:
+        return True
+    return bool(recorded and expected) and Path(recorded).resolve() == Path(expected).resolve()
+
+
 def read_inventory(conn: sa.Connection, inputs: SnapshotInputs) -> _Inventory:
     rows = [dict(r) for r in conn.execute(sa.select(worker_runtime_heartbeats)).mappings()]
     if inputs.db_path is not None:
-        # Only workers of this installation: the same (resolved) database identity.
-        rows = [r for r in rows if _same_database(r["db_path"], inputs.db_path)]
+        # Only workers of this installation: the same resolved database and app directory.
+        db_path = inputs.db_path
+        rows = [r for r in rows if same_runtime(r, db_path)]
     decoded = [(r, _valid(r)) for r in rows]
     valid = [(r, d) for r, d in decoded if d is not None]
     invalid = len(decoded) - len(valid)
