@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "p0006"
-down_revision = "p0005"
+revision = "p0007"
+down_revision = "p0006"
 branch_labels = None
 depends_on = None
 
