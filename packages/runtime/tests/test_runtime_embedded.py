@@ -3,15 +3,17 @@ a restart, and stop() ends only the process it started."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 
 import pytest
-from temporalio.client import WorkflowExecutionStatus
+from temporalio.api.workflowservice.v1 import GetSystemInfoRequest
+from temporalio.client import Client, WorkflowExecutionStatus
 
 from jobctrl.kernel.store import open_database
 from jobctrl.orchestration.workflows import ApplyWorkflow, ApplyWorkflowInput
-from jobctrl.runtime.embedded import DevServer, temporal_binary
+from jobctrl.runtime.embedded import DevServer, address_file, find_dev_server, temporal_binary
 from jobctrl.testing.runtime.fakes import FakeContexts
 from jobctrl.testing.runtime.harness import Harness
 
@@ -41,3 +43,19 @@ async def test_history_survives_a_dev_server_restart_from_its_database_file(tmp_
         desc = await (await Harness(again.address, db).client()).get_workflow_handle(workflow_id).describe()
         assert desc.status == WorkflowExecutionStatus.COMPLETED
     db.dispose()
+
+
+@pytest.mark.asyncio
+async def test_a_ready_dev_server_is_found_under_its_home_until_it_stops(tmp_path: Path) -> None:
+    """``jobctrl serve`` and ``jobctrl worker`` find the server another process on the home started
+    (ADR 0134): its address is advertised once it is ready and withdrawn when it stops."""
+    home = tmp_path / "home"
+    assert find_dev_server(home) is None
+    async with DevServer.start(home / "temporal" / "dev-server.db") as server:
+        assert find_dev_server(home) == server.address
+        client = await Client.connect(find_dev_server(home) or "", namespace=server.namespace)
+        assert (await client.workflow_service.get_system_info(GetSystemInfoRequest())) is not None
+    assert find_dev_server(home) is None
+    # A file left by a killed server (its pid gone) is not trusted.
+    address_file(home).write_text(json.dumps({"address": server.address, "pid": server.process.pid}))
+    assert find_dev_server(home) is None

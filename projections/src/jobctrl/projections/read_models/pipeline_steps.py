@@ -9,7 +9,7 @@ allowlist: any other code is stored as ``unlisted``, never verbatim).
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgspec
 import sqlalchemy as sa
@@ -20,6 +20,7 @@ from jobctrl.orchestration.events import (
     PipelineStepQueued,
     PipelineStepStarted,
     StepDetail,
+    StepKind,
 )
 from jobctrl.projections.keydigest import DigestRow, step_term
 from jobctrl.projections.model import EventInfo, Fold, KeyDigest, Projection, ReadModelTable
@@ -29,9 +30,21 @@ from jobctrl.projections.times import utc_or_none
 StepStatus = Literal["queued", "running", "succeeded", "failed"]
 _RANK: dict[StepStatus, int] = {"queued": 0, "running": 1, "succeeded": 2, "failed": 2}
 
-# Detail codes a step may carry into the read model.  Anything else becomes UNLISTED_CODE.
-STEP_DETAIL_CODES: frozenset[str] = frozenset(
+# Detail codes a step may carry into the read model: the union of the codes this project emits
+# (orchestration's step reporter uses the step kind itself as the code, so every ``StepKind``) and the
+# reference's documented ones, so an imported reference log keeps its details.  Anything else
+# becomes UNLISTED_CODE (privacy by allowlist).
+EMITTED_CODES: frozenset[str] = frozenset(get_args(StepKind))
+REFERENCE_CODES: frozenset[str] = frozenset(
     {
+        "source_family",
+        "terminal_reconciliation",
+        "existing_backlog",
+        "source_planning",
+        "enrichment_pass",
+        "preparation_fanout",
+        "existing_backlog_sweep",
+        "pdf_render",
         "families_planned",
         "family_completed",
         "family_partial",
@@ -48,6 +61,7 @@ STEP_DETAIL_CODES: frozenset[str] = frozenset(
         "skipped",
     }
 )
+STEP_DETAIL_CODES: frozenset[str] = EMITTED_CODES | REFERENCE_CODES
 UNLISTED_CODE = "unlisted"
 MAX_ITEM_COUNT = 10_000_000
 

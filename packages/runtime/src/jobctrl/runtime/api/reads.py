@@ -10,10 +10,12 @@ import json
 from collections.abc import Sequence
 from typing import Annotated, Any, cast
 
+import msgspec
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Response
 from sqlalchemy.engine import Connection
 
+from jobctrl.projections.read_models.dashboard import read_dashboard
 from jobctrl.projections.read_models.job_detail import job_detail_projections
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
@@ -253,3 +255,14 @@ def get_run(workflow_id: RunIdPath, svc: Annotated[Services, Depends(services)])
         timeline=[TimelineItem.model_validate(t) for t in json.loads(row.timeline_json)],
         timeline_total=row.timeline_total,
     )
+
+
+@router.get(
+    "/dashboard/summary",
+    response_class=Response,
+    summary="The dashboard read model (dashboard_projections + live run and stage counts)",
+)
+def dashboard_summary(svc: Annotated[Services, Depends(services)]) -> Response:
+    with svc.db.read() as conn:
+        summary = read_dashboard(conn, svc.tenant_id)
+    return Response(content=msgspec.json.encode(summary), media_type="application/json")

@@ -287,7 +287,9 @@ _FAMILIES_PLANNED = sa.select(sa.func.max(pipeline_step_projections.c.detail_ite
     _of_execution(pipeline_step_projections),
     pipeline_step_projections.c.step_kind == "source_planning",
     pipeline_step_projections.c.status == "succeeded",
-    pipeline_step_projections.c.detail_code == "families_planned",
+    # The planner's count: "source_planning" as this project's step reporter codes it, or the
+    # reference's "families_planned".
+    pipeline_step_projections.c.detail_code.in_(("source_planning", "families_planned")),
 )
 
 
