@@ -19,6 +19,14 @@ Feature: Rendering PDFs
     And the stored PDF is a "letter" page titled "Cover letter of Ada Lovelace for Staff Platform Engineer at Hooli"
     And the PDF reads "Dear Hooli hiring team," and "Sincerely,"
 
+  Scenario: The cover letter is dated and headed with the candidate's contact
+    Given today is "2026-12-01"
+    And the candidate's profile gives the phone "+44 20 7946 0000" and the link "https://github.com/ada"
+    And a cover letter was written for the job
+    When the cover letter PDF is rendered
+    Then the PDF opens with the lines "Ada Lovelace", "ada@example.org · +44 20 7946 0000 · London", "https://github.com/ada" and "December 1, 2026"
+    And the PDF reads "Dear Hooli hiring team," and "Sincerely,"
+
   Scenario Outline: The resume and the cover letter share the configured paper size
     Given a cover letter was written for the job
     When both PDFs are rendered on "<paper>" paper

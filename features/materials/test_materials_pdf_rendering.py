@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import re
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
+import msgspec
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.materials.aggregate import ArtifactType
 from jobctrl.materials.artifacts import ArtifactKind, artifact_id_for
 from jobctrl.materials.documents import decode_resume
+from jobctrl.materials.profile import Link
 from jobctrl.materials.rendering.html import PageSize, resume_html
 from jobctrl.materials.rendering.pdf_text import pdf_text
 
@@ -72,6 +75,27 @@ def alter_resume(world: World) -> None:
     resume_id = world.materials().resume_artifact_id
     assert resume_id is not None
     _alter(world, ArtifactKind.RESUME_JSON, resume_id)
+
+
+@given(parsers.parse('today is "{day}"'))
+def today_is(world: World, day: str) -> None:
+    world.clock.advance(datetime.fromisoformat(day).replace(tzinfo=UTC) - world.clock.now())
+
+
+@given(parsers.parse('the candidate\'s profile gives the phone "{phone}" and the link "{url}"'))
+def contact_details(world: World, phone: str, url: str) -> None:
+    world.profile = msgspec.structs.replace(world.profile, phone=phone, links=[Link(label="GitHub", url=url)])
+
+
+@then(parsers.parse('the PDF opens with the lines "{first}", "{second}", "{third}" and "{fourth}"'))
+def pdf_opens_with(world: World, first: str, second: str, third: str, fourth: str) -> None:
+    [event] = world.raised_events("PdfRendered")
+    path = world.artifacts.path_of(event.artifact_id, ArtifactKind.COVER_LETTER_PDF)
+    done = subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], check=True, capture_output=True, text=True
+    )
+    lines = [line.strip() for line in done.stdout.splitlines() if line.strip()]
+    assert lines[:4] == [first, second, third, fourth], lines[:6]
 
 
 @when("the resume PDF is rendered")

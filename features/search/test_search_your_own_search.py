@@ -281,3 +281,15 @@ def rendered(world: dict[str, Any], name: str) -> None:
         ).stdout
         assert name in text
     world["pngs"] = [p.with_suffix(".png") for p in world["exported"]]
+
+
+@then(parsers.parse('the cover letter is headed "{name}" with "{contact}" from the profile, then a date'))
+def cover_header(world: dict[str, Any], name: str, contact: str) -> None:
+    [cover] = [p for p in world["exported"] if p.name.endswith("-cover-letter.pdf")]
+    argv = ["pdftotext", "-layout", "-l", "1", str(cover), "-"]
+    text = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=30).stdout
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    assert lines[0] == name and lines[1].startswith(contact), lines[:5]
+    # The date line (from the run's clock) comes before the salutation: "Month D, YYYY".
+    dated = next(i for i, line in enumerate(lines) if re.fullmatch(r"[A-Z][a-z]+ \d{1,2}, \d{4}", line))
+    assert dated < next(i for i, line in enumerate(lines) if line.startswith("Dear")), lines[:8]

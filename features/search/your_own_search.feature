@@ -23,6 +23,7 @@ Feature: Your own job search, by configuration
     When I run "jobctrl materials export {backend} out"
     Then "out" holds the backend posting's resume and cover letter, one "letter" page each, the paper "jobctrl init" configured
     And the first page of each renders to a portrait image and shows "Grace Hopper"
+    And the cover letter is headed "Grace Hopper" with "grace@example.org · +44 20 7946 0018" from the profile, then a date
 
   Scenario: An invalid configuration is refused before anything starts
     Given the configuration file sets the LLM provider to "gpt"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from datetime import date
 
 from jobctrl.materials.documents import (
     ClaimLink,
@@ -82,6 +83,29 @@ def _identity(profile: CandidateProfile) -> list[Line]:
     texts = [("identity/name", profile.name), ("identity/headline", profile.headline)]
     if contact:
         texts.append(("identity/contact", contact))
+    return [Line(line_id=i, text=t, fact_ids=[IDENTITY_FACT_ID], origin=Origin.PROFILE) for i, t in texts]
+
+
+_MONTH_NAMES = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
+
+
+def letter_date(day: date) -> str:
+    """``December 1, 2026``: spelt out, independent of the process locale."""
+    return f"{_MONTH_NAMES[day.month - 1]} {day.day}, {day.year}"
+
+
+def _letterhead(profile: CandidateProfile) -> list[Line]:
+    """The cover letter's contact header, every line the candidate's own profile facts."""
+    texts = [("header/name", profile.name)]
+    contact = " · ".join(p for p in (profile.email, profile.phone, profile.location) if p)
+    if contact:
+        texts.append(("header/contact", contact))
+    links = " · ".join(link.url for link in profile.links)
+    if links:
+        texts.append(("header/links", links))
     return [Line(line_id=i, text=t, fact_ids=[IDENTITY_FACT_ID], origin=Origin.PROFILE) for i, t in texts]
 
 
@@ -206,6 +230,7 @@ def assemble_cover_letter(
     posting: TargetPosting,
     draft: CoverLetterDraft,
     resume_artifact_id: str,
+    written_on: date,
 ) -> tuple[CoverLetter | None, list[ValidationIssue]]:
     # The salutation and the target role/company are exempt from the gate: naming the addressee and
     # the job applied for is not a claim about the candidate.
@@ -228,5 +253,7 @@ def assemble_cover_letter(
         salutation=draft.salutation.strip(),
         paragraphs=paragraphs,
         closing=closing,
+        header=_letterhead(profile),
+        dated=letter_date(written_on),
     )
     return letter, []

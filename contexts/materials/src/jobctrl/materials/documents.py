@@ -68,9 +68,13 @@ class CoverLetter(_Doc, frozen=True):
     salutation: str
     paragraphs: list[Line]
     closing: list[Line]
+    # The letterhead (name, then email · phone, then links: all from the profile) and the date the
+    # letter was written, from the use case's clock.  Letters written before these existed have none.
+    header: list[Line] = []
+    dated: str = ""
 
     def provenance(self) -> list[Line]:
-        return [*self.paragraphs, *self.closing]
+        return [*self.header, *self.paragraphs, *self.closing]
 
 
 def encode(document: TailoredResume | CoverLetter) -> bytes:

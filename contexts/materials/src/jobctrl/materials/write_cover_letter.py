@@ -97,7 +97,7 @@ def write_cover_letter(
             [ValidationIssue(IssueCode.SCHEMA_INVALID, "draft", f"{exc.error_count()} errors")],
         )
     else:
-        letter, issues = assemble_cover_letter(profile, posting, draft, resume_id)
+        letter, issues = assemble_cover_letter(profile, posting, draft, resume_id, clock.now().date())
 
     if letter is None:
         errors = tuple(issue.render() for issue in issues)[:MAX_REPORTED_ISSUES]
