@@ -95,13 +95,12 @@ def _pending(conn: sa.Connection) -> list[tuple[ExecutionKey, str, str | None]]:
 
 def reconcile_coverage(store: EventStore, clock: Clock) -> CoverageReport:
     db = store.db
-    try:
-        with db.read() as conn:
-            watermark = read_watermark(conn, OPERATIONS_WATERMARK)
-            pending = _pending(conn)
-    except SQLAlchemyError:
-        # No read models on this database yet (no projection runner ever ran): nothing to verify.
-        return CoverageReport(0, {})
+    with db.read() as conn:
+        if not sa.inspect(conn).has_table(discovery_execution_recoveries.name):
+            # No read models on this database yet (no projection runner ever ran): nothing to verify.
+            return CoverageReport(0, {})
+        watermark = read_watermark(conn, OPERATIONS_WATERMARK)
+        pending = _pending(conn)
     published: dict[str, str] = {}
     for key, status, checkpoint in pending:
         if status == "in_progress" and checkpoint is None:
