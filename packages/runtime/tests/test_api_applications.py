@@ -9,6 +9,7 @@ is a recorded call).  ``application_projections`` folded incrementally equals a 
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -83,6 +84,27 @@ def test_the_queue_lists_prepared_jobs_with_the_gate_in_words(world: World) -> N
     assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
     assert pdf.content.startswith(b"%PDF") and pdf.headers["content-disposition"] == "inline"
     assert world.client.get("/v1/jobs/j1/materials/not-mine.pdf").status_code == 404
+
+
+@pytest.mark.both_databases
+def test_the_materials_list_names_each_pdf_with_the_digest_of_what_its_url_serves(world: World) -> None:
+    [item] = world.client.get("/v1/apply/review").json()["items"]
+    listed = world.client.get("/v1/jobs/j1/materials")
+    assert listed.status_code == 200
+    body = listed.json()
+    assert body["jobId"] == "j1"
+    by_type = {m["artifactType"]: m for m in body["items"]}
+    assert set(by_type) == {"resume", "cover_letter"}
+    assert by_type["resume"]["artifactId"] == item["resumePdfArtifactId"]
+    assert by_type["cover_letter"]["artifactId"] == item["coverPdfArtifactId"]
+    for m in body["items"]:
+        pdf = world.client.get(m["url"])
+        assert pdf.status_code == 200 and m["mediaType"] == "application/pdf"
+        assert hashlib.sha256(pdf.content).hexdigest() == m["sha256"] and len(pdf.content) == m["size"]
+    unknown = world.client.get("/v1/jobs/no-such-job/materials")
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "job_not_found"
+    paths = world.client.get("/openapi.json").json()["paths"]
+    assert "get" in paths["/v1/jobs/{job_id}/materials"]
 
 
 @pytest.mark.both_databases

@@ -89,3 +89,19 @@ class Digest(Wire):
 class DigestAck(Wire):
     acknowledged_at: str
     previous_acknowledged_at: str | None
+
+
+class MaterialView(Wire):
+    """One rendered PDF of a job, with the digest it is verified against when served."""
+
+    artifact_id: str
+    artifact_type: Literal["resume", "cover_letter"]
+    media_type: str
+    size: int
+    sha256: str
+    url: str  # GET it for the PDF itself
+
+
+class MaterialsList(Wire):
+    job_id: str
+    items: list[MaterialView]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 from pathlib import Path as FilePath
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Query
@@ -36,6 +36,8 @@ from jobctrl.runtime.api.application_models import (
     Digest,
     DigestAck,
     FollowUpList,
+    MaterialsList,
+    MaterialView,
     OutcomeList,
     OutcomeRequest,
     OutcomeView,
@@ -189,6 +191,45 @@ def read_review_queue(svc: StoreContext, limit: int = 50) -> ReviewQueue:
     return ReviewQueue(items=items, total=len(rows))
 
 
+PdfType = Literal["resume", "cover_letter"]
+
+
+def _job_pdfs(svc: Services, job_id: str) -> dict[str, tuple[ArtifactKind, PdfType]]:
+    """The job's current rendered PDFs (artifact id -> kind, type), the one list both routes serve."""
+    rows = _rows(svc, ap.c.job_id == job_id)
+    if not rows:
+        raise ApiError(404, "job_not_found", f"no prepared job {job_id}")
+    row = rows[0]
+    found: dict[str | None, tuple[ArtifactKind, PdfType]] = {
+        row.resume_pdf_artifact_id: (ArtifactKind.RESUME_PDF, "resume"),
+        row.cover_pdf_artifact_id: (ArtifactKind.COVER_LETTER_PDF, "cover_letter"),
+    }
+    return {artifact_id: kind for artifact_id, kind in found.items() if artifact_id is not None}
+
+
+@router.get(
+    "/jobs/{job_id}/materials",
+    response_model=MaterialsList,
+    responses={404: {"model": ErrorBody}},
+    summary="The job's rendered resume and cover-letter PDFs, each with its sha256 digest",
+)
+def list_materials(job_id: JobIdPath, svc: Annotated[Services, Depends(services)]) -> MaterialsList:
+    pdfs = _job_pdfs(svc, job_id)
+    store = None if svc.artifacts_root is None else ArtifactStore(svc.artifacts_root)
+    items = []
+    for artifact_id, (kind, artifact_type) in pdfs.items():
+        stored = None if store is None else store.find(artifact_id, kind)  # a tampered file raises
+        if stored is not None:
+            url = f"/v1/jobs/{job_id}/materials/{artifact_id}.pdf"
+            items.append(
+                MaterialView(
+                    artifact_id=artifact_id, artifact_type=artifact_type, media_type=stored.media_type,
+                    size=stored.size, sha256=stored.sha256, url=url,
+                )
+            )  # fmt: skip
+    return MaterialsList(job_id=job_id, items=items)
+
+
 @router.get(
     "/jobs/{job_id}/materials/{artifact_id}.pdf",
     response_class=Response,
@@ -198,17 +239,10 @@ def read_review_queue(svc: StoreContext, limit: int = 50) -> ReviewQueue:
 def material_pdf(
     job_id: JobIdPath, artifact_id: ArtifactPath, svc: Annotated[Services, Depends(services)]
 ) -> Response:
-    rows = _rows(svc, ap.c.job_id == job_id)
-    if not rows:
-        raise ApiError(404, "job_not_found", f"no prepared job {job_id}")
-    row = rows[0]
-    kinds = {
-        row.resume_pdf_artifact_id: ArtifactKind.RESUME_PDF,
-        row.cover_pdf_artifact_id: ArtifactKind.COVER_LETTER_PDF,
-    }
-    kind = kinds.get(artifact_id)
-    if kind is None or svc.artifacts_root is None:
+    known = _job_pdfs(svc, job_id).get(artifact_id)
+    if known is None or svc.artifacts_root is None:
         raise ApiError(404, "artifact_not_found", "no such rendered PDF for this job")
+    kind = known[0]
     found = ArtifactStore(svc.artifacts_root)
     if found.find(artifact_id, kind) is None:
         raise ApiError(404, "artifact_not_found", "the PDF is not in the artifact store")
