@@ -98,8 +98,10 @@ def _runtime(ctx: Scenario) -> WorkerRuntime:
 
 @given("auto apply is enabled and today's spend is at the ceiling")
 def _auto_broke(ctx: Scenario) -> None:
-    _settings(ctx).value = RuntimeSettings(auto_apply=True)
+    # Saving the ceiling saves the settings document, which the worker then obeys over the
+    # configuration's seed: auto apply is saved through the API too, as a user would.
     ctx.harness.set_spend(25.0, 25.0)  # the real ledger of the worker's tenant
+    _save(ctx, '{"autoApply": true}')
 
 
 @when("the worker starts up")
