@@ -11,6 +11,7 @@ import pytest
 from jobctrl.kernel.store import Database
 from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.api.operations import database_identity
+from jobctrl.runtime.api.operations.inventory import expected_app_dir
 from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, write_heartbeat
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 
@@ -44,8 +45,13 @@ def test_a_fresh_worker_heartbeat_shows_up_as_capacity(api: RunningApi, database
     telemetry.begin("tailor", "discover-local", "r", 1)
     now = datetime.now(UTC)
     mine = database_identity(database)
-    identity = RuntimeIdentity.current(app_dir="/a", db_path=mine, task_queue="q", slots=3, now=now)
+    identity = RuntimeIdentity.current(
+        app_dir=expected_app_dir(mine), db_path=mine, task_queue="q", slots=3, now=now
+    )
     write_heartbeat(database, identity, telemetry, now, None)
+    # The same database reported from another app directory is another installation too.
+    stray = RuntimeIdentity.current(app_dir="/elsewhere", db_path=mine, task_queue="q", slots=5, now=now)
+    write_heartbeat(database, stray, RuntimeTelemetry(), now, None)
     other = RuntimeIdentity.current(app_dir="/b", db_path="/b/other.db", task_queue="q", slots=9, now=now)
     write_heartbeat(database, other, RuntimeTelemetry(), now, None)  # another installation's worker
     body = httpx.get(f"{api.base_url}/v1/pipeline/operations", timeout=30).json()
