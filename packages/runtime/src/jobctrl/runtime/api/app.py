@@ -35,6 +35,7 @@ from jobctrl.runtime.api import (
     reads,
     retry_stage,
     review_decision,
+    scores,
     settings_profile,
     sources,
     start_discovery,
@@ -167,7 +168,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
                    cancel_run.router, start_discovery.router, operations_router,
                    applications.router, applications.pages, sources.router,
-                   contact_research.router):  # fmt: skip
+                   contact_research.router, scores.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"], responses={503: {"model": ErrorBody}})
