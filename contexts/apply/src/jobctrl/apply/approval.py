@@ -14,6 +14,7 @@ from jobctrl.apply.errors import ApprovalRefusal
 from jobctrl.apply.facts import CurrentJobFacts
 from jobctrl.apply.job_application import JobApplication, RunStatus
 from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.store import EventStore
 
 
@@ -80,7 +81,7 @@ def read_approval(store: EventStore, facts: CurrentJobFacts, *, email: bool) -> 
     """The gate against the stored log.  An unreadable store is "not approved" (fail closed)."""
     try:
         app = AggregateRepository.for_class(store, JobApplication).load(facts.job_id)
-    except (SQLAlchemyError, OSError):
+    except (StorageUnavailable, SQLAlchemyError, OSError):
         return "awaiting_approval"
     if app is None:
         return "awaiting_approval"
