@@ -12,6 +12,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from jobctrl.testing.bench.method import load_average
+
 # Suites in the order they run; each is ``jobctrl.testing.bench.<name>`` with ``run(results)``.
 SUITES: tuple[str, ...] = ("append", "projections", "temporal", "pipeline", "operations", "sse")
 
@@ -23,8 +25,15 @@ def main(argv: list[str]) -> int:
     for name in selected:
         module = importlib.import_module(f"jobctrl.testing.bench.{name}")
         started = time.perf_counter()
-        console.print(f"[bold]bench {name}[/] …")
+        load = load_average()
+        # The load at a suite's start goes with its figures: absolute rates move with it, ratios less.
+        results[f"{name}.load_average_start"] = " ".join(f"{x:.2f}" for x in load)
+        console.print(f"[bold]bench {name}[/] … load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+        before = set(results)
         module.run(results)
+        for key in sorted(set(results) - before):
+            if "ratio" in key:
+                console.print(f"  {key} = {results[key]:.3f}")
         console.print(f"  done in {time.perf_counter() - started:.1f}s")
     out = Path(".bench")
     out.mkdir(exist_ok=True)
