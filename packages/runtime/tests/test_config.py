@@ -207,3 +207,18 @@ def test_the_configured_paper_size_reaches_rendering_and_the_readers_of_pdfs(
     finally:
         comp.close()
     assert PageSize(load_config().materials.paper_size) is PageSize.A4
+
+
+def test_sources_commands_use_the_configured_database(home: Path, tmp_path: Path) -> None:
+    """``jobctrl sources`` opens ``[storage] database_url`` like every other command, not the
+    environment's default database under ``$JOBCTRL_HOME``."""
+    home.mkdir(parents=True)
+    elsewhere = tmp_path / "elsewhere.db"
+    (home / "config.toml").write_text(f'[storage]\ndatabase_url = "sqlite:///{elsewhere}"\n')
+    added = runner.invoke(app, ["sources", "add", "greenhouse", "acme", "--name", "Acme"])
+    assert added.exit_code == 0, added.output
+    assert elsewhere.exists() and not (home / "jobctrl.db").exists()
+    listed = runner.invoke(app, ["sources", "list", "--format", "json"])
+    assert listed.exit_code == 0, listed.output
+    assert [s["family"] for s in json.loads(listed.stdout)] == ["greenhouse"]
+    assert not (home / "jobctrl.db").exists()

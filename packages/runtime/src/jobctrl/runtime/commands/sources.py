@@ -26,6 +26,7 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.runtime.composition.sources import import_legacy_sources
+from jobctrl.runtime.config import load_config
 
 app = typer.Typer(no_args_is_help=True, help="Add, list and remove the sources Discover runs.")
 out = Console()
@@ -43,7 +44,8 @@ def _fail(exc: JobCtrlError) -> typer.Exit:
 
 
 def _open() -> EventStore:
-    db = open_database()
+    # The configuration's ``[storage] database_url`` (env overrides it), like every other command.
+    db = open_database(load_config().storage.database_url)
     store = EventStore(db, registry())
     store.create_schema()
     return store
