@@ -53,6 +53,14 @@ Feature: Scoring a job against the candidate profile
     Then job "job-1" has score version 1
     And 2 model calls were reported with model "local-offline" and positive token counts
 
+  Scenario: A score made under earlier scoring prompts is made again, once
+    Given job "job-1" was scored under the scoring prompts "score-fit-assessment-jobctrl-v1"
+    When job "job-1" is scored
+    And job "job-1" is scored
+    Then job "job-1" has score version 2
+    And the current score of job "job-1" was made under the current scoring prompts
+    And 4 model calls were reported with model "local-offline" and positive token counts
+
   Scenario: A changed posting is scored as a new version
     Given job "job-1" was scored
     And the posting also offers "Experience with Azure"

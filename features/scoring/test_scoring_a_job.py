@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.kernel.clock import FixedClock
@@ -13,10 +14,17 @@ from jobctrl.llm import NullSpendRecorder, OfflineProvider, StructuredRequest
 from jobctrl.scoring.events import JobScored
 from jobctrl.scoring.formula import compute_fit
 from jobctrl.scoring.ledger import CLAIMING_FITS, Fit, LedgerRow, ScoreBreakdown
-from jobctrl.scoring.llm_tasks import MATCH_TASK, EvidenceMatch, EvidenceMatching, RequirementExtraction
+from jobctrl.scoring.llm_tasks import (
+    MATCH_TASK,
+    SCORE_PROMPT_VERSION,
+    EvidenceMatch,
+    EvidenceMatching,
+    RequirementExtraction,
+)
+from jobctrl.scoring.use_cases import score_job as score_job_module
 from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
 
-from .conftest import attempt, profile, scored_events
+from .conftest import attempt, is_scored, profile, scored_events
 
 scenarios("scoring/scoring_a_job.feature")
 
@@ -123,3 +131,27 @@ def nothing_claimed_without_evidence(store: EventStore) -> None:
 def usage_reported(spend: NullSpendRecorder, count: int, model: str) -> None:
     assert len(spend.calls) == count
     assert all(c.model == model and c.input_tokens > 0 and c.output_tokens > 0 for c in spend.calls)
+
+
+@given(parsers.parse('job "{job_id}" was scored under the scoring prompts "{version}"'))
+def scored_under_earlier_prompts(
+    store: EventStore,
+    llm: OfflineProvider,
+    clock: FixedClock,
+    ctx: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+    job_id: str,
+    version: str,
+) -> None:
+    """As the code of that version did: the same use case, with the prompts' version it carried then."""
+    with monkeypatch.context() as patch:
+        patch.setattr(score_job_module, "SCORE_PROMPT_VERSION", version)
+        is_scored(store, llm, clock, ctx, job_id)
+    assert "error" not in ctx
+    assert msgspec.convert(_latest(store, job_id).breakdown, ScoreBreakdown).prompt_version == version
+
+
+@then(parsers.parse('the current score of job "{job_id}" was made under the current scoring prompts'))
+def made_under_current_prompts(store: EventStore, job_id: str) -> None:
+    breakdown = msgspec.convert(_latest(store, job_id).breakdown, ScoreBreakdown)
+    assert breakdown.prompt_version == SCORE_PROMPT_VERSION == "score-fit-assessment-jobctrl-v2"

@@ -51,6 +51,8 @@ class ScoreBreakdown(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
     policy_version: int
     profile_version: int
     posting_hash: str
+    # The scoring prompts' version (``SCORE_PROMPT_VERSION``); ``None`` on scores made before it was kept.
+    prompt_version: str | None = None
     weighted_fit: float
     raw_score: int
     capped_by_blocker: bool

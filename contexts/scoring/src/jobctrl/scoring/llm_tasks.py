@@ -8,7 +8,10 @@ from jobctrl.scoring.ledger import Fit, RequirementKind, Tier
 
 EXTRACT_TASK = "score_extract_requirements"
 MATCH_TASK = "score_match_evidence"
-SCORE_PROMPT_VERSION = "score-fit-assessment-jobctrl-v1"
+# Part of a score's identity (``ScoreBreakdown.prompt_version``): a score made under another version of
+# these prompts is made again, once.  Bump it whenever EXTRACT_SYSTEM, MATCH_SYSTEM or the prompts'
+# shape change.  v2: the enriched posting as text, preceded by the policy's criteria (ADR 0141).
+SCORE_PROMPT_VERSION = "score-fit-assessment-jobctrl-v2"
 
 
 class ExtractedRequirement(BaseModel):

@@ -24,6 +24,7 @@ from jobctrl.scoring.llm_tasks import (
     EXTRACT_TASK,
     MATCH_SYSTEM,
     MATCH_TASK,
+    SCORE_PROMPT_VERSION,
     EvidenceMatching,
     RequirementExtraction,
     extract_prompt,
@@ -72,17 +73,18 @@ def posting_hash(description: str) -> str:
 
 
 def _reusable(score: JobScore | None, policy: ScoringPolicy, command: ScoreJob, digest: str) -> bool:
-    """A current score made from the same posting, profile version and policy needs no model call.
+    """A current score made from the same posting, profile version, policy and prompts needs no model call.
 
     A manual correction of that score stays the current score: it is the user's word on these inputs.
     """
     if score is None or score.breakdown is None or score.is_stale:
         return False
     made = score.breakdown
-    return (made.posting_hash, made.profile_version, made.policy_version) == (
+    return (made.posting_hash, made.profile_version, made.policy_version, made.prompt_version) == (
         digest,
         command.profile.profile_version,
         policy.version,
+        SCORE_PROMPT_VERSION,
     )
 
 
@@ -160,6 +162,7 @@ def score_job(
         policy_version=policy.version,
         profile_version=command.profile.profile_version,
         posting_hash=digest,
+        prompt_version=SCORE_PROMPT_VERSION,
         weighted_fit=fit.weighted_fit,
         raw_score=fit.raw_score,
         capped_by_blocker=fit.capped_by_blocker,
