@@ -92,7 +92,7 @@ def test_the_materials_list_names_each_pdf_with_the_digest_of_what_its_url_serve
     listed = world.client.get("/v1/jobs/j1/materials")
     assert listed.status_code == 200
     body = listed.json()
-    assert body["jobId"] == "j1"
+    assert body["jobId"] == "j1" and body["prepared"] is True
     by_type = {m["artifactType"]: m for m in body["items"]}
     assert set(by_type) == {"resume", "cover_letter"}
     assert by_type["resume"]["artifactId"] == item["resumePdfArtifactId"]
@@ -105,6 +105,28 @@ def test_the_materials_list_names_each_pdf_with_the_digest_of_what_its_url_serve
     assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "job_not_found"
     paths = world.client.get("/openapi.json").json()["paths"]
     assert "get" in paths["/v1/jobs/{job_id}/materials"]
+
+
+@pytest.mark.both_databases
+def test_a_known_job_not_yet_prepared_lists_no_materials_and_an_unknown_job_is_not_found(
+    world: World,
+) -> None:
+    """j2 is discovered and scored but not prepared: 200, ``prepared: false``, no items — not the 404
+    an unknown job gets.  Its PDF route still has nothing to serve.  Both meanings are in OpenAPI."""
+    head = world.head()
+    pending = world.client.get("/v1/jobs/j2/materials")
+    assert pending.status_code == 200
+    assert pending.json() == {"jobId": "j2", "prepared": False, "items": []}
+    unknown = world.client.get("/v1/jobs/no-such-job/materials")
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "job_not_found"
+    pdf = world.client.get("/v1/jobs/j2/materials/anything.pdf")
+    assert pdf.status_code == 404 and pdf.json()["error"]["code"] == "artifact_not_found"
+    gone = world.client.get("/v1/jobs/no-such-job/materials/anything.pdf")
+    assert gone.status_code == 404 and gone.json()["error"]["code"] == "job_not_found"
+    operation = world.client.get("/openapi.json").json()["paths"]["/v1/jobs/{job_id}/materials"]["get"]
+    assert "prepared: false" in operation["description"]
+    assert "job_not_found" in operation["responses"]["404"]["description"]
+    assert world.head() == head  # reads write nothing
 
 
 @pytest.mark.both_databases

@@ -103,5 +103,9 @@ class MaterialView(Wire):
 
 
 class MaterialsList(Wire):
+    """A known job's PDFs.  ``prepared`` is false (and ``items`` empty) while the job has no prepared
+    materials yet; an unknown job is a 404 ``job_not_found`` instead (ADR 0190)."""
+
     job_id: str
+    prepared: bool
     items: list[MaterialView]

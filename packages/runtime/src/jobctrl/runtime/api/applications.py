@@ -194,11 +194,18 @@ def read_review_queue(svc: StoreContext, limit: int = 50) -> ReviewQueue:
 PdfType = Literal["resume", "cover_letter"]
 
 
-def _job_pdfs(svc: Services, job_id: str) -> dict[str, tuple[ArtifactKind, PdfType]]:
-    """The job's current rendered PDFs (artifact id -> kind, type), the one list both routes serve."""
+def _job_pdfs(svc: Services, job_id: str) -> dict[str, tuple[ArtifactKind, PdfType]] | None:
+    """The job's current rendered PDFs (artifact id -> kind, type), the one list both routes serve;
+    ``None`` for a known job not prepared yet.  An unknown job is a 404 ``job_not_found``."""
     rows = _rows(svc, ap.c.job_id == job_id)
     if not rows:
-        raise ApiError(404, "job_not_found", f"no prepared job {job_id}")
+        with svc.db.read() as conn:
+            known = conn.execute(
+                sa.select(jl.c.job_id).where(jl.c.tenant_id == svc.tenant_id, jl.c.job_id == job_id)
+            ).first()
+        if known is None:
+            raise ApiError(404, "job_not_found", f"no job {job_id}")
+        return None
     row = rows[0]
     found: dict[str | None, tuple[ArtifactKind, PdfType]] = {
         row.resume_pdf_artifact_id: (ArtifactKind.RESUME_PDF, "resume"),
@@ -210,11 +217,17 @@ def _job_pdfs(svc: Services, job_id: str) -> dict[str, tuple[ArtifactKind, PdfTy
 @router.get(
     "/jobs/{job_id}/materials",
     response_model=MaterialsList,
-    responses={404: {"model": ErrorBody}},
+    responses={404: {"model": ErrorBody, "description": "`job_not_found`: no such job"}},
     summary="The job's rendered resume and cover-letter PDFs, each with its sha256 digest",
+    description=(
+        "A known job that is not prepared yet answers 200 with `prepared: false` and no items; "
+        "an unknown job answers 404 `job_not_found` (ADR 0190)."
+    ),
 )
 def list_materials(job_id: JobIdPath, svc: Annotated[Services, Depends(services)]) -> MaterialsList:
     pdfs = _job_pdfs(svc, job_id)
+    if pdfs is None:
+        return MaterialsList(job_id=job_id, prepared=False, items=[])
     store = None if svc.artifacts_root is None else ArtifactStore(svc.artifacts_root)
     items = []
     for artifact_id, (kind, artifact_type) in pdfs.items():
@@ -227,7 +240,7 @@ def list_materials(job_id: JobIdPath, svc: Annotated[Services, Depends(services)
                     size=stored.size, sha256=stored.sha256, url=url,
                 )
             )  # fmt: skip
-    return MaterialsList(job_id=job_id, items=items)
+    return MaterialsList(job_id=job_id, prepared=True, items=items)
 
 
 @router.get(
@@ -239,7 +252,7 @@ def list_materials(job_id: JobIdPath, svc: Annotated[Services, Depends(services)
 def material_pdf(
     job_id: JobIdPath, artifact_id: ArtifactPath, svc: Annotated[Services, Depends(services)]
 ) -> Response:
-    known = _job_pdfs(svc, job_id).get(artifact_id)
+    known = (_job_pdfs(svc, job_id) or {}).get(artifact_id)
     if known is None or svc.artifacts_root is None:
         raise ApiError(404, "artifact_not_found", "no such rendered PDF for this job")
     kind = known[0]
