@@ -9,7 +9,7 @@ from jobctrl.kernel.store.database import (
     open_database,
     storage_failure,
 )
-from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, PayloadTooLarge
+from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, IdTooLong, PayloadTooLarge
 from jobctrl.kernel.store.event_store import (
     AppendRequest,
     AppendResult,
@@ -26,6 +26,7 @@ __all__ = [
     "Database",
     "EncodedEvent",
     "EventStore",
+    "IdTooLong",
     "IdempotencyConflict",
     "PayloadTooLarge",
     "StorageIdentity",

@@ -36,3 +36,18 @@ class PayloadTooLarge(EventValidationError):
         super().__init__(event_type, f"payload is {size} bytes, over the {limit}-byte limit")
         self.size = size
         self.limit = limit
+
+
+class IdTooLong(EventValidationError):
+    """An id (stream, event, event type, tenant, job) or timestamp is longer than its column.
+
+    PostgreSQL refuses such a value with a driver error and SQLite would store it silently, so the
+    store checks every one itself, before any SQL, on both databases alike."""
+
+    code = "id_too_long"
+
+    def __init__(self, event_type: str, field: str, length: int, limit: int) -> None:
+        super().__init__(event_type, f"{field} is {length} characters, over the {limit}-character limit")
+        self.field = field
+        self.length = length
+        self.limit = limit

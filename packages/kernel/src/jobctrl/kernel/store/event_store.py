@@ -22,6 +22,7 @@ from jobctrl.kernel.events import NewEvent, StoredEvent
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, PayloadTooLarge
+from jobctrl.kernel.store.limits import check_lengths
 from jobctrl.kernel.store.schema import aggregate_snapshots, job_events, metadata
 
 DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024
@@ -277,6 +278,7 @@ class EventStore:
     ) -> AppendResult:
         if not encoded:
             raise ValueError("append needs at least one event")
+        check_lengths(stream_id, encoded)  # before any SQL: an over-long id writes nothing
         cur = tx.cursor()
         mark = "%s" if self.db.is_postgres else "?"
         # A retry repeats its first event: one probe tells a fresh batch from a replay.  A batch

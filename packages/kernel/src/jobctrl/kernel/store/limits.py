@@ -1,0 +1,49 @@
+"""The length limits of ``job_events``' bounded columns, checked by the store before any SQL.
+
+PostgreSQL refuses an over-long ``VARCHAR(n)`` value with a driver error mid-transaction and SQLite
+stores it silently, so without this check the same append fails on one database and succeeds on the
+other.  ``EventStore`` calls ``check_lengths`` for every append (both the driver path and a
+``WriteTransaction``), so every writer gets the typed ``IdTooLong`` and nothing is written (ADR 0240).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from jobctrl.kernel.store.errors import IdTooLong
+from jobctrl.kernel.store.schema import job_events
+
+if TYPE_CHECKING:
+    from jobctrl.kernel.store.event_store import EncodedEvent
+
+
+def _limit(column: Any) -> int:
+    length = getattr(column.type, "length", None)
+    if not isinstance(length, int):  # every bounded column of job_events is a String(n)
+        raise TypeError(f"{column} has no length")
+    return length
+
+
+# The bounded text columns of ``job_events``, as (field name, index in an ``EncodedEvent``, limit);
+# the limits are read from the table so the check and the schema cannot drift apart.
+_BOUNDED = (
+    ("event_id", 0, _limit(job_events.c.event_id)),
+    ("event_type", 1, _limit(job_events.c.event_type)),
+    ("tenant_id", 3, _limit(job_events.c.tenant_id)),
+    ("job_id", 4, _limit(job_events.c.job_id)),
+    ("occurred_at", 5, _limit(job_events.c.occurred_at)),
+)
+STREAM_ID_LIMIT = _limit(job_events.c.stream_id)
+
+
+def check_lengths(stream_id: str, encoded: Sequence[EncodedEvent]) -> None:
+    """``IdTooLong`` when the stream id or any event's bounded field exceeds its column."""
+    first_type = encoded[0][1] if encoded else "?"
+    if len(stream_id) > STREAM_ID_LIMIT:
+        raise IdTooLong(first_type, "stream_id", len(stream_id), STREAM_ID_LIMIT)
+    for event in encoded:
+        for name, index, limit in _BOUNDED:
+            value = event[index]
+            if isinstance(value, str) and len(value) > limit:
+                raise IdTooLong(event[1], name, len(value), limit)
