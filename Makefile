@@ -36,6 +36,7 @@ check: install ## Lint, strict types, import boundaries, generated-schema parity
 	@$(RUN) lint-imports
 	@$(RUN) jobctrl schemas check
 	@$(RUN) python -m jobctrl.testing.module_size
+	@$(RUN) python -m jobctrl.testing.context_shape
 	@$(DOCS_BUILD)
 
 docs: install ## Build the documentation site into .site/ (offline, strict: a broken link or reference fails)

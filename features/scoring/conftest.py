@@ -15,9 +15,9 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import NullSpendRecorder, OfflineProvider
-from jobctrl.scoring.aggregates import JobScore
-from jobctrl.scoring.offline_rules import register_offline_scoring
-from jobctrl.scoring.profile import CandidateProfile, EvidenceItem, EvidenceKind
+from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
+from jobctrl.scoring.domain.aggregates import JobScore
+from jobctrl.scoring.domain.profile import CandidateProfile, EvidenceItem, EvidenceKind
 from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
 
 POSTING = """Senior Backend Engineer

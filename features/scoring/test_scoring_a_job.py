@@ -11,10 +11,10 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm import NullSpendRecorder, OfflineProvider, StructuredRequest
+from jobctrl.scoring.domain.formula import compute_fit
+from jobctrl.scoring.domain.ledger import CLAIMING_FITS, Fit, LedgerRow, ScoreBreakdown
 from jobctrl.scoring.events import JobScored
-from jobctrl.scoring.formula import compute_fit
-from jobctrl.scoring.ledger import CLAIMING_FITS, Fit, LedgerRow, ScoreBreakdown
-from jobctrl.scoring.llm_tasks import (
+from jobctrl.scoring.ports import (
     MATCH_TASK,
     SCORE_PROMPT_VERSION,
     EvidenceMatch,

@@ -9,7 +9,7 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
-from jobctrl.scoring.aggregates import JobScore
+from jobctrl.scoring.domain.aggregates import JobScore
 from jobctrl.scoring.events import JobScored, ScoreCorrected
 from jobctrl.scoring.use_cases.correct_score import CorrectScore, correct_score
 

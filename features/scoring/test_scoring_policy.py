@@ -10,7 +10,7 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
-from jobctrl.scoring.aggregates import JobScore
+from jobctrl.scoring.domain.aggregates import JobScore
 from jobctrl.scoring.events import JobScored, ScoreRescoreRequested
 from jobctrl.scoring.use_cases.request_rescores import request_rescores
 from jobctrl.scoring.use_cases.update_scoring_policy import UpdateScoringPolicy, update_scoring_policy

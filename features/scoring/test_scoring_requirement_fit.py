@@ -7,8 +7,8 @@ from typing import Any
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.scoring.formula import compute_fit
-from jobctrl.scoring.ledger import Fit, LedgerRow, RequirementKind, Tier
+from jobctrl.scoring.domain.formula import compute_fit
+from jobctrl.scoring.domain.ledger import Fit, LedgerRow, RequirementKind, Tier
 
 scenarios("scoring/requirement_fit.feature")
 

@@ -15,8 +15,8 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import NullSpendRecorder, OfflineProvider
 from jobctrl.scoring.activities import ScoringActivities
-from jobctrl.scoring.offline_rules import register_offline_scoring
-from jobctrl.scoring.profile import CandidateProfile, EvidenceItem, EvidenceKind
+from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
+from jobctrl.scoring.domain.profile import CandidateProfile, EvidenceItem, EvidenceKind
 
 POSTING = """Senior Backend Engineer
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from jobctrl.scoring.ledger import Fit, RequirementKind, Tier
-from jobctrl.scoring.llm_tasks import ExtractedRequirement, RequirementExtraction
-from jobctrl.scoring.offline_rules import extract_requirements, keywords_in, match_evidence
-from jobctrl.scoring.policy import FitBand, ScoringPolicy
-from jobctrl.scoring.profile import CandidateProfile, EvidenceItem, EvidenceKind
+from jobctrl.scoring.adapters.offline_rules import extract_requirements, keywords_in, match_evidence
+from jobctrl.scoring.domain.ledger import Fit, RequirementKind, Tier
+from jobctrl.scoring.domain.policy import FitBand, ScoringPolicy
+from jobctrl.scoring.domain.profile import CandidateProfile, EvidenceItem, EvidenceKind
+from jobctrl.scoring.ports import ExtractedRequirement, RequirementExtraction
 
 POSTING = """Data Engineer
 Requirements:

@@ -13,9 +13,9 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import InstructorProvider, LlmOutputInvalidError, LlmSettings, NullSpendRecorder
+from jobctrl.scoring.domain.ledger import Fit, ScoreBreakdown
+from jobctrl.scoring.domain.profile import CandidateProfile, EvidenceItem, EvidenceKind
 from jobctrl.scoring.events import JobScored
-from jobctrl.scoring.ledger import Fit, ScoreBreakdown
-from jobctrl.scoring.profile import CandidateProfile, EvidenceItem, EvidenceKind
 from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
 from jobctrl.testing.llm_server import Canned, FakeOpenAI, fake_openai_server, tool_call_completion
 

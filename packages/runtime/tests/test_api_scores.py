@@ -18,10 +18,10 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import NullSpendRecorder, OfflineProvider
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
-from jobctrl.scoring.aggregates import JobScore
+from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
+from jobctrl.scoring.domain.aggregates import JobScore
+from jobctrl.scoring.domain.profile import CandidateProfile, EvidenceItem, EvidenceKind
 from jobctrl.scoring.events import ScoreCorrected, ScoreRescoreRequested
-from jobctrl.scoring.offline_rules import register_offline_scoring
-from jobctrl.scoring.profile import CandidateProfile, EvidenceItem, EvidenceKind
 from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
 from jobctrl.scoring.use_cases.update_scoring_policy import UpdateScoringPolicy, update_scoring_policy
 

@@ -19,8 +19,8 @@ from jobctrl.orchestration.profile.json_resume import to_document as json_resume
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.profiles import materials_profile, scoring_profile
-from jobctrl.scoring.ledger import Fit
-from jobctrl.scoring.offline_rules import extract_requirements, match_evidence
+from jobctrl.scoring.adapters.offline_rules import extract_requirements, match_evidence
+from jobctrl.scoring.domain.ledger import Fit
 
 RESUME = Path(__file__).parent / "data" / "resume.json"
 runner = CliRunner()

@@ -26,17 +26,14 @@ from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm import LlmPort
-from jobctrl.scoring.aggregates import JobScore
-from jobctrl.scoring.ledger import Fit
-from jobctrl.scoring.profile import CandidateProfile
+from jobctrl.scoring.domain.aggregates import JobScore
+from jobctrl.scoring.domain.ledger import Fit
+from jobctrl.scoring.ports import DescriptionSource, ProfileSource
 from jobctrl.scoring.use_cases.score_job import NoRequirementsError, ScoreJob, score_job
-
-DescriptionSource = Callable[[str], str | None]
 
 # The stages a not-eligible job will never run; the preparation chain ends at Score.
 SKIPPED_WHEN_NOT_ELIGIBLE: tuple[TrackedStage, ...] = ("tailor", "cover")
 NO_REQUIREMENTS = "no_requirements"
-ProfileSource = Callable[[], CandidateProfile | None]
 
 
 def eligibility(store: EventStore, job_id: str, min_score: int) -> str | None:

@@ -8,7 +8,7 @@ from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.text import bound_text
-from jobctrl.scoring.aggregates import JobScore, ScoreNotFoundError
+from jobctrl.scoring.domain.aggregates import JobScore, ScoreNotFoundError
 
 
 @dataclass(frozen=True)

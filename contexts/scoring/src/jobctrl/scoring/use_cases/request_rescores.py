@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
-from jobctrl.scoring.aggregates import JobScore
+from jobctrl.scoring.domain.aggregates import JobScore
 from jobctrl.scoring.events import JobScored
 from jobctrl.scoring.use_cases.score_job import DEFAULT_POLICY_ID, current_policy
 

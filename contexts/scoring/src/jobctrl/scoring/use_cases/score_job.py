@@ -14,12 +14,14 @@ from jobctrl.kernel.ids import LOCAL_TENANT, InvalidIdError, checked_id
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.text import plain_text
 from jobctrl.llm.port import LlmPort, StructuredRequest
-from jobctrl.scoring.aggregates import JobScore, ScoringPolicyHistory
+from jobctrl.scoring.domain.aggregates import JobScore, ScoringPolicyHistory
+from jobctrl.scoring.domain.formula import FORMULA_NAME, compute_fit
+from jobctrl.scoring.domain.ledger import Fit, ScoreBreakdown
+from jobctrl.scoring.domain.ledger_build import build_ledger, keywords_of
+from jobctrl.scoring.domain.policy import ScoringPolicy
+from jobctrl.scoring.domain.profile import CandidateProfile
 from jobctrl.scoring.events import JobScored
-from jobctrl.scoring.formula import FORMULA_NAME, compute_fit
-from jobctrl.scoring.ledger import Fit, ScoreBreakdown
-from jobctrl.scoring.ledger_build import build_ledger, keywords_of
-from jobctrl.scoring.llm_tasks import (
+from jobctrl.scoring.ports import (
     EXTRACT_SYSTEM,
     EXTRACT_TASK,
     MATCH_SYSTEM,
@@ -29,8 +31,6 @@ from jobctrl.scoring.llm_tasks import (
     RequirementExtraction,
     extract_prompt,
 )
-from jobctrl.scoring.policy import ScoringPolicy
-from jobctrl.scoring.profile import CandidateProfile
 
 DEFAULT_POLICY_ID = "default"
 MAX_DESCRIPTION_CHARS = 60_000

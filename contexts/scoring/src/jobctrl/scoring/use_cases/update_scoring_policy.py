@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
-from jobctrl.scoring.aggregates import ScoringPolicyHistory
-from jobctrl.scoring.policy import ScoringPolicy
+from jobctrl.scoring.domain.aggregates import ScoringPolicyHistory
+from jobctrl.scoring.domain.policy import ScoringPolicy
 from jobctrl.scoring.use_cases.score_job import DEFAULT_POLICY_ID
 
 

@@ -18,8 +18,8 @@ from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, Request, Wire
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.services import Services, services
-from jobctrl.scoring.aggregates import InvalidCorrectionError, ScoreNotFoundError
-from jobctrl.scoring.formula import MAX_SCORE, MIN_SCORE
+from jobctrl.scoring.domain.aggregates import InvalidCorrectionError, ScoreNotFoundError
+from jobctrl.scoring.domain.formula import MAX_SCORE, MIN_SCORE
 from jobctrl.scoring.use_cases.correct_score import CorrectScore, correct_score
 from jobctrl.scoring.use_cases.request_rescores import request_rescores
 

@@ -34,9 +34,9 @@ from jobctrl.orchestration.workflows.ids import discover_workflow_id
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.composition.profiles import materials_profile, saved_profile, scoring_profile
 from jobctrl.scoring.activities import eligibility
-from jobctrl.scoring.aggregates import JobScore
+from jobctrl.scoring.domain.aggregates import JobScore
+from jobctrl.scoring.domain.profile import CandidateProfile as ScoringProfile
 from jobctrl.scoring.events import JobScored
-from jobctrl.scoring.profile import CandidateProfile as ScoringProfile
 
 MAX_ROLE = 200
 

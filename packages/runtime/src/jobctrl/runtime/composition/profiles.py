@@ -13,8 +13,8 @@ from typing import Any
 from jobctrl.kernel.store import EventStore
 from jobctrl.materials.profile import CandidateProfile as MaterialsProfile
 from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.scoring.profile import SPONSORSHIP_NEEDED, EvidenceItem, EvidenceKind
-from jobctrl.scoring.profile import CandidateProfile as ScoringProfile
+from jobctrl.scoring.domain.profile import SPONSORSHIP_NEEDED, EvidenceItem, EvidenceKind
+from jobctrl.scoring.domain.profile import CandidateProfile as ScoringProfile
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.:\-]+")
 

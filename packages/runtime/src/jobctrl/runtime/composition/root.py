@@ -53,7 +53,7 @@ from jobctrl.runtime.composition.email import ResumePdfReader, smtp_sender_from
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.config import JobctrlConfig, load_config
 from jobctrl.scoring.activities import ScoringActivities
-from jobctrl.scoring.offline_rules import register_offline_scoring
+from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 

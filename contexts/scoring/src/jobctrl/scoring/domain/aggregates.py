@@ -9,10 +9,10 @@ import msgspec
 from jobctrl.kernel.aggregate import Aggregate, applies
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.scoring.domain.formula import MAX_SCORE, MIN_SCORE
+from jobctrl.scoring.domain.ledger import ScoreBreakdown
+from jobctrl.scoring.domain.policy import ScoringPolicy
 from jobctrl.scoring.events import JobScored, ScoreCorrected, ScoreRescoreRequested, ScoringPolicyUpdated
-from jobctrl.scoring.formula import MAX_SCORE, MIN_SCORE
-from jobctrl.scoring.ledger import ScoreBreakdown
-from jobctrl.scoring.policy import ScoringPolicy
 
 STALE_REASON_POLICY_CHANGED = "scoring_policy_changed"
 NEXT_ACTION_RESCORE = "rescore"

@@ -14,8 +14,9 @@ from enum import Enum
 
 from jobctrl.llm.offline import OfflineProvider
 from jobctrl.llm.port import StructuredRequest
-from jobctrl.scoring.ledger import Fit, RequirementKind, Tier
-from jobctrl.scoring.llm_tasks import (
+from jobctrl.scoring.domain.ledger import Fit, RequirementKind, Tier
+from jobctrl.scoring.domain.profile import SPONSORSHIP_NEEDED, CandidateProfile, EvidenceItem, EvidenceKind
+from jobctrl.scoring.ports import (
     EXTRACT_TASK,
     MATCH_TASK,
     EvidenceMatch,
@@ -23,7 +24,6 @@ from jobctrl.scoring.llm_tasks import (
     ExtractedRequirement,
     RequirementExtraction,
 )
-from jobctrl.scoring.profile import SPONSORSHIP_NEEDED, CandidateProfile, EvidenceItem, EvidenceKind
 
 LEXICON: tuple[str, ...] = (
     "python", "java", "golang", "rust", "typescript", "javascript", "react", "vue", "angular", "node.js",

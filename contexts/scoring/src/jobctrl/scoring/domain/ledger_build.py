@@ -8,9 +8,9 @@ becomes ``not_assessed`` (salary never blocks), and an unmatched requirement is 
 from __future__ import annotations
 
 from jobctrl.kernel.text import bound_text
-from jobctrl.scoring.ledger import CLAIMING_FITS, Fit, LedgerRow, RequirementKind
-from jobctrl.scoring.llm_tasks import EvidenceMatching, RequirementExtraction
-from jobctrl.scoring.profile import CandidateProfile
+from jobctrl.scoring.domain.ledger import CLAIMING_FITS, Fit, LedgerRow, RequirementKind
+from jobctrl.scoring.domain.profile import CandidateProfile
+from jobctrl.scoring.ports import EvidenceMatching, RequirementExtraction
 
 
 def build_ledger(

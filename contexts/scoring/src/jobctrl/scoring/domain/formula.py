@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.scoring.ledger import CLAIMING_FITS, Fit, LedgerRow, RequirementKind, Tier
+from jobctrl.scoring.domain.ledger import CLAIMING_FITS, Fit, LedgerRow, RequirementKind, Tier
 
 FORMULA_NAME = "requirement_fit_v1"
 TIER_MULTIPLIER: dict[Tier, Decimal] = {Tier.MUST_HAVE: Decimal("1.25"), Tier.NICE_TO_HAVE: Decimal("1.0")}

@@ -1,10 +1,20 @@
-"""What Scoring asks a model for: requirement extraction and evidence matching (untrusted output)."""
+"""What Scoring needs from outside: the posting's description and the candidate's profile (sources the
+composition root implements), and what it asks a model for through the LLM port, requirement
+extraction and evidence matching (untrusted output)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from jobctrl.scoring.ledger import Fit, RequirementKind, Tier
+from jobctrl.scoring.domain.ledger import Fit, RequirementKind, Tier
+from jobctrl.scoring.domain.profile import CandidateProfile
+
+#: The enriched posting's description of a job (None when it has none).
+DescriptionSource = Callable[[str], str | None]
+#: The current candidate profile mapped to scoring evidence (None when none is imported).
+ProfileSource = Callable[[], CandidateProfile | None]
 
 EXTRACT_TASK = "score_extract_requirements"
 MATCH_TASK = "score_match_evidence"
