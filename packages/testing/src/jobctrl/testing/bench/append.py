@@ -14,22 +14,22 @@ temporary directory (same file system), each database in WAL mode with ``synchro
   library aggregate events that carry the same payload fields.  Its connections get the same
   ``synchronous=NORMAL`` pragma (its default would fsync every commit, which would flatter us).
 
-Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 7) timed runs over
-``JOBCTRL_BENCH_EVENTS`` events (default 3000; the 1-per-transaction case uses a fifth of that).
-Ratios are taken at 100 events per transaction, as the median of the per-round ratios (the three
-subjects run back to back in each round, so each ratio is paired).  ADR 0006 explains the method.
+Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 7; ``JOBCTRL_BENCH_ROUNDS`` overrides
+it) interleaved rounds over ``JOBCTRL_BENCH_EVENTS`` events (default 3000; the 1-per-transaction
+case uses a fifth of that).  ``append.ratio_vs_raw.{1,100,1000}`` and ``append.ratio_vs_stock_es.100``
+are medians of the per-round ratios (ADR 0006, 0230).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -46,6 +46,7 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import EventStore, job_events, open_database
+from jobctrl.testing.bench.method import interleave, rounds
 
 BATCH_SIZES = (1, 100, 1000)
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -217,21 +218,19 @@ SUBJECTS = (_Subject("ours", _ours), _Subject("raw", _raw), _Subject("stock_es",
 
 def run(results: dict[str, Any]) -> None:
     total = int(os.environ.get("JOBCTRL_BENCH_EVENTS", "3000"))
-    repeats = int(os.environ.get("JOBCTRL_BENCH_REPEATS", "7"))
+    repeats = rounds(int(os.environ.get("JOBCTRL_BENCH_REPEATS", "7")))
     with tempfile.TemporaryDirectory(prefix="jobctrl-bench-append-") as tmp:
         directory = Path(tmp)
         for size in BATCH_SIZES:
             count = max(size, total // 5 if size == 1 else total)
             count -= count % size
-            # The subjects run back to back within each round, so a round's ratios are paired
-            # measurements under the same background load; the figures are medians over rounds.
-            samples: dict[str, list[float]] = {s.name: [] for s in SUBJECTS}
-            for run_no in range(repeats):
-                for subject in SUBJECTS:
-                    samples[subject.name].append(subject.measure(directory, size, count, run_no))
-            for name, values in samples.items():
-                results[f"append.{name}_per_s.{size}"] = round(statistics.median(values), 1)
+            # Interleaved rounds (ADR 0230): a round's ratios are paired under the same load.
+            samples = interleave(
+                {s.name: partial(s.measure, directory, size, count) for s in SUBJECTS},
+                repeats,
+            )
+            for subject in SUBJECTS:
+                results[f"append.{subject.name}_per_s.{size}"] = round(samples.median(subject.name), 1)
+            results[f"append.ratio_vs_raw.{size}"] = round(samples.ratio("ours", "raw"), 3)
             if size == 100:
-                for baseline in ("raw", "stock_es"):
-                    paired = [o / b for o, b in zip(samples["ours"], samples[baseline], strict=True)]
-                    results[f"append.ratio_vs_{baseline}.100"] = round(statistics.median(paired), 3)
+                results["append.ratio_vs_stock_es.100"] = round(samples.ratio("ours", "stock_es"), 3)
