@@ -17,10 +17,10 @@ import pytest
 from pytest_bdd import given, parsers, then, when
 
 from jobctrl.domain_types import registry
-from jobctrl.enrichment.aggregate import PostingEnrichment
+from jobctrl.enrichment.adapters.httpx_fetcher import HttpxPageFetcher
+from jobctrl.enrichment.domain.aggregate import PostingEnrichment
+from jobctrl.enrichment.domain.readiness import EnrichmentOutcome
 from jobctrl.enrichment.events import JobEnriched, PostingContentSnapshotFailed
-from jobctrl.enrichment.httpx_fetcher import HttpxPageFetcher
-from jobctrl.enrichment.readiness import EnrichmentOutcome
 from jobctrl.enrichment.use_cases.enrich_job import EnrichJob, enrich_job
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import FixedClock

@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 from pytest_bdd import given, parsers, scenarios, then, when
 
+from jobctrl.enrichment.adapters.httpx_fetcher import HttpxPageFetcher
 from jobctrl.enrichment.events import EnrichmentFailed, JobEnriched, PostingContentSnapshotCaptured
-from jobctrl.enrichment.httpx_fetcher import HttpxPageFetcher
 from jobctrl.enrichment.use_cases.enrich_job import EnrichJob, enrich_job
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError

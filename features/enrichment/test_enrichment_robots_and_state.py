@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
+from jobctrl.enrichment.domain.readiness import EnrichBlock
 from jobctrl.enrichment.events import JobActiveStateChanged
-from jobctrl.enrichment.readiness import EnrichBlock
 from jobctrl.enrichment.use_cases.change_active_state import ChangeActiveState, change_active_state
 from jobctrl.enrichment.use_cases.select_blocked_rows import select_blocked_rows
 from jobctrl.kernel.clock import FixedClock

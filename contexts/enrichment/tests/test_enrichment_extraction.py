@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from jobctrl.enrichment.extraction import (
+from jobctrl.enrichment.domain.extraction import (
     Confidence,
     ExtractionTier,
     NoPostingContentError,

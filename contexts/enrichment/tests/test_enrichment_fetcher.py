@@ -8,8 +8,8 @@ import httpx
 import pytest
 import pytest_asyncio
 
-from jobctrl.enrichment.fetching import PostingGoneError, RobotsDisallowedError, UnreadablePageError
-from jobctrl.enrichment.httpx_fetcher import HttpxPageFetcher
+from jobctrl.enrichment.adapters.httpx_fetcher import HttpxPageFetcher
+from jobctrl.enrichment.ports import PostingGoneError, RobotsDisallowedError, UnreadablePageError
 from jobctrl.kernel.errors import ConfigurationError, SourceUnavailableError, TransientNetworkError
 
 from .conftest import Route, Site

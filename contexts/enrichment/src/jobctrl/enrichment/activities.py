@@ -19,8 +19,8 @@ from temporalio import activity
 
 from jobctrl.activity_contracts.contracts import EnrichmentInput, EnrichmentResult
 from jobctrl.activity_contracts.stage_tracking import StageTracker, StepOwner, owner_from_activity
-from jobctrl.enrichment.fetching import PageFetcher
-from jobctrl.enrichment.readiness import EnrichStatus
+from jobctrl.enrichment.domain.readiness import EnrichStatus
+from jobctrl.enrichment.ports import PageFetcher
 from jobctrl.enrichment.use_cases.enrich_job import EnrichJob, enrich_job
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError

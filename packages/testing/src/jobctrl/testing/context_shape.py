@@ -3,7 +3,7 @@
 A context's package (``contexts/<name>/src/jobctrl/<name>/``) holds ``__init__.py`` (its public face,
 with an ``__all__``), ``events.py`` or an ``events/`` package, ``domain/``, ``use_cases/``,
 ``ports.py``, ``adapters/`` and ``activities.py``.  ``PENDING`` names the contexts still converging
-(ADR 0186); the list only shrinks.  Exits 1 listing what each context lacks.
+(ADR 0185); the list only shrinks.  Exits 1 listing what each context lacks.
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ REQUIRED: tuple[tuple[str, bool | None], ...] = (
     ("adapters", True),
     ("activities.py", False),
 )
-PENDING: frozenset[str] = frozenset(
-    {"enrichment", "materials", "discovery", "contact", "apply", "orchestration"}
-)
+PENDING: frozenset[str] = frozenset({"materials", "discovery", "contact", "apply", "orchestration"})
 
 
 def _has(package: Path, name: str, is_package: bool | None) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobctrl.enrichment.aggregate import PostingEnrichment
+from jobctrl.enrichment.domain.aggregate import PostingEnrichment
 from jobctrl.enrichment.events import ActiveState
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock

@@ -14,10 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from jobctrl.enrichment.aggregate import PostingEnrichment
-from jobctrl.enrichment.extraction import Extraction, ExtractionTier, extract_posting, from_source_payload
-from jobctrl.enrichment.fetching import PageFetcher, PostingGoneError
-from jobctrl.enrichment.readiness import EnrichmentOutcome, EnrichStatus, FailureClass
+from jobctrl.enrichment.domain.aggregate import PostingEnrichment
+from jobctrl.enrichment.domain.extraction import (
+    Extraction,
+    ExtractionTier,
+    extract_posting,
+    from_source_payload,
+)
+from jobctrl.enrichment.domain.readiness import EnrichmentOutcome, EnrichStatus, FailureClass
+from jobctrl.enrichment.ports import PageFetcher, PostingGoneError
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError

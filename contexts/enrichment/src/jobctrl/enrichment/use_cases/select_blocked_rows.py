@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from jobctrl.enrichment.aggregate import PostingEnrichment
-from jobctrl.enrichment.readiness import EnrichBlock
+from jobctrl.enrichment.domain.aggregate import PostingEnrichment
+from jobctrl.enrichment.domain.readiness import EnrichBlock
 from jobctrl.kernel.store import EventStore
 
 PAGE = 1000

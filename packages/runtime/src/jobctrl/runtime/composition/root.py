@@ -30,8 +30,8 @@ from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.discovery.activities import DiscoveryActivities, SourceCatalog
 from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.enrichment.activities import EnrichmentActivities
-from jobctrl.enrichment.fetching import PageFetcher
-from jobctrl.enrichment.gateway_fetcher import GatewayPageFetcher
+from jobctrl.enrichment.adapters.gateway_fetcher import GatewayPageFetcher
+from jobctrl.enrichment.ports import PageFetcher
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home

@@ -13,7 +13,7 @@ from urllib.robotparser import RobotFileParser
 
 import httpx
 
-from jobctrl.enrichment.fetching import (
+from jobctrl.enrichment.ports import (
     FetchedPage,
     PostingGoneError,
     RobotsDisallowedError,

@@ -3,7 +3,7 @@ budget, honest User-Agent), mapping the gateway's typed errors onto Enrichment's
 
 from __future__ import annotations
 
-from jobctrl.enrichment.fetching import FetchedPage, PageFetcher, PostingGoneError, RobotsDisallowedError
+from jobctrl.enrichment.ports import FetchedPage, PageFetcher, PostingGoneError, RobotsDisallowedError
 from jobctrl.kernel.errors import SourceUnavailableError
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget, RobotsDisallowed
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 
+from jobctrl.enrichment.domain.extraction import Confidence, Extraction, ExtractionTier, confidence_of
+from jobctrl.enrichment.domain.readiness import ApplicationTarget, EnrichBlock, FailureClass
 from jobctrl.enrichment.events import (
     ActiveState,
     EnrichmentFailed,
@@ -13,8 +15,6 @@ from jobctrl.enrichment.events import (
     PostingContentSnapshotCaptured,
     PostingContentSnapshotFailed,
 )
-from jobctrl.enrichment.extraction import Confidence, Extraction, ExtractionTier, confidence_of
-from jobctrl.enrichment.readiness import ApplicationTarget, EnrichBlock, FailureClass
 from jobctrl.kernel.aggregate import Aggregate, applies
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.text import bound_text
