@@ -74,9 +74,15 @@ class World:
     family: str = ""
     errors: dict[str, str] = field(default_factory=dict)  # family → the failed family's error type
     posts: list[SamplePosting] = field(default_factory=list)
+    response: Any = None  # the API's last answer
+    job_id: str = ""
 
     def run(self, line: str) -> Result:
         line = line.replace("{server}", self.vendor.base_url).replace("{board}", self.board_base)
+        for n, p in enumerate(self.posts, start=1):  # the stand-in's n-th posting, as its URL names it
+            line = line.replace(f"{{native:{n}}}", p.native_id).replace(f"{{slug:{n}}}", p.slug)
+            line = line.replace(f"{{workday_path:{n}}}", workday_external_path(p))
+            line = line.replace(f"{{personio:{n}}}", str(700_000 + n - 1))
         args = shlex.split(line)
         assert args[0] == "jobctrl"
         self.result = CliRunner().invoke(app, args[1:])

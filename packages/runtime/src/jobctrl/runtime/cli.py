@@ -17,6 +17,7 @@ from jobctrl.runtime.commands import (
     config,
     demo,
     events,
+    jobs,
     materials,
     profile,
     projections,
@@ -49,7 +50,7 @@ app = typer.Typer(
     help="JobCtrl: the durable job-search pipeline.",
 )
 # Commands that start something validate the configuration first (exit 2 naming each bad key).
-CONFIGURED = frozenset({"demo", "serve", "worker", "run", "profile", "materials", "sources"})
+CONFIGURED = frozenset({"demo", "serve", "worker", "run", "profile", "materials", "sources", "jobs"})
 
 
 @app.callback()
@@ -66,6 +67,7 @@ app.command("init")(config.init)
 app.add_typer(projections.app, name="projections")
 app.add_typer(events.app, name="events")
 app.add_typer(sources.app, name="sources")
+app.add_typer(jobs.app, name="jobs")
 app.command("demo")(demo.demo)
 app.command("run")(run.run)
 app.command("serve")(serve.serve)

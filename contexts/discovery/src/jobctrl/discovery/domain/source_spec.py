@@ -72,6 +72,10 @@ _SUBDOMAIN_HOSTS: dict[str, re.Pattern[str]] = {
     "personio": re.compile(r"^(?P<token>[a-z0-9-]+)\.jobs\.personio\.(?:de|com)$"),
 }
 _WORKDAY_HOST = re.compile(r"^(?P<tenant>[a-z0-9-]+)\.(?P<dc>wd\d+)\.myworkdayjobs\.com$")
+#: The hosts that name a family by subdomain, and Workday's host (a pasted posting URL is recognised
+#: by them: ``posting_url``).
+SUBDOMAIN_HOSTS = _SUBDOMAIN_HOSTS
+WORKDAY_HOST = _WORKDAY_HOST
 _LOCALE = re.compile(r"^[a-z]{2}(?:-[A-Za-z]{2})?$")
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,119}$")
 _SLUG = re.compile(r"[^A-Za-z0-9_.:-]+")

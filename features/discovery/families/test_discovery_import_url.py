@@ -1,0 +1,109 @@
+"""Steps of features/discovery/families/import_url.feature (shared steps: this folder's conftest)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+
+import pytest
+from fastapi.testclient import TestClient
+from pytest_bdd import given, parsers, scenarios, then, when
+
+from jobctrl.discovery.sample_board.server import Route
+from jobctrl.discovery.sample_board.vendors import workday_external_path
+from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.store import EventStore
+from jobctrl.runtime.api.app import ApiConfig, create_app
+
+from .conftest import World, jobs
+
+pytestmark = pytest.mark.both_databases
+
+scenarios("discovery/families/import_url.feature")
+
+
+def _page(body: str) -> Route:
+    return Route(200, f"<!doctype html><html><body>{body}</body></html>".encode(), "text/html")
+
+
+def _job_posting(title: str, employer: str) -> str:
+    data = {
+        "@context": "https://schema.org", "@type": "JobPosting", "title": title,
+        "hiringOrganization": {"@type": "Organization", "name": employer},
+        "description": f"<p>{title} at {employer}: build the platform, review designs, mentor.</p>",
+        "jobLocation": {"@type": "Place", "address": {"addressLocality": "Austin", "addressCountry": "US"}},
+        "identifier": {"@type": "PropertyValue", "value": "INI-1"},
+    }  # fmt: skip
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+@given(parsers.parse('a careers page at "{path}" carrying a JobPosting "{title}" of "{employer}"'))
+def careers_page(world: World, path: str, title: str, employer: str) -> None:
+    world.vendor.set_route(path, _page(f"<h1>{title}</h1>{_job_posting(title, employer)}"))
+
+
+@given(parsers.parse('a careers page at "{path}" carrying no JobPosting'))
+def plain_page(world: World, path: str) -> None:
+    world.vendor.set_route(path, _page("<h1>About us</h1><p>We make staplers.</p>"))
+
+
+@given(parsers.parse('the careers site\'s robots.txt disallows "{prefix}"'))
+def robots(world: World, prefix: str) -> None:
+    world.vendor.set_route(
+        "/robots.txt", Route(200, f"User-agent: *\nDisallow: {prefix}\n".encode(), "text/plain")
+    )
+
+
+@then(parsers.parse("the imported job is the stand-in's posting {n:d}"))
+def imported_is(world: World, store: EventStore, n: int) -> None:
+    [job] = jobs(store)
+    expected = world.posts[n - 1]
+    assert job.metadata["title"] == expected.title
+    project = expected.description.split("This role's project: ")[1][:80]  # its own paragraph
+    assert project in " ".join(job.metadata["description"].split())
+
+
+@then("nothing was written")
+def nothing_written(store: EventStore) -> None:
+    assert store.head_position() == 0
+
+
+@pytest.fixture
+def api(db_url: str) -> Iterator[TestClient]:
+    clock = FixedClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    application = create_app(ApiConfig(database_url=db_url, sse_poll_s=0.05, clock=clock))
+    with TestClient(application, raise_server_exceptions=False) as client:
+        yield client
+
+
+@when(parsers.parse('the API is sent POST /v1/jobs/import-url with "{url}" and the stand-in as API base'))
+def api_import(world: World, api: TestClient, url: str) -> None:
+    for n, p in enumerate(world.posts, start=1):
+        url = url.replace(f"{{native:{n}}}", p.native_id).replace(
+            f"{{workday_path:{n}}}", workday_external_path(p)
+        )
+    world.response = api.post("/v1/jobs/import-url", json={"url": url, "apiBase": world.vendor.base_url})
+
+
+@then(
+    parsers.parse('the API answers 201 with a new "{family}" job titled like the stand-in\'s posting {n:d}')
+)
+def api_created(world: World, family: str, n: int) -> None:
+    assert world.response.status_code == 201, world.response.text
+    body = world.response.json()
+    assert (body["created"], body["family"], body["title"]) == (True, family, world.posts[n - 1].title)
+    world.job_id = body["jobId"]
+
+
+@then("the API answers 200 with the same job")
+def api_same(world: World) -> None:
+    assert world.response.status_code == 200, world.response.text
+    body = world.response.json()
+    assert (body["jobId"], body["created"], body["verdict"]) == (world.job_id, False, "same_job")
+
+
+@then(parsers.parse('the API answers {status:d} "{code}"'))
+def api_refused(world: World, status: int, code: str) -> None:
+    assert world.response.status_code == status, world.response.text
+    assert world.response.json()["error"]["code"] == code, world.response.text
