@@ -3,7 +3,13 @@ a restart, and stop() ends only the process it started."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import json
+import os
+import socket
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -13,7 +19,16 @@ from temporalio.client import Client, WorkflowExecutionStatus
 
 from jobctrl.kernel.store import open_database
 from jobctrl.orchestration.workflows import ApplyWorkflow, ApplyWorkflowInput
-from jobctrl.runtime.embedded import DevServer, address_file, find_dev_server, temporal_binary
+from jobctrl.runtime.embedded import (
+    LAUNCH_ATTEMPTS,
+    DevServer,
+    DevServerPortTaken,
+    address_file,
+    find_dev_server,
+    free_port,
+    temporal_binary,
+)
+from jobctrl.runtime.listeners import listens_on
 from jobctrl.testing.runtime.fakes import FakeContexts
 from jobctrl.testing.runtime.harness import Harness
 
@@ -59,3 +74,70 @@ async def test_a_ready_dev_server_is_found_under_its_home_until_it_stops(tmp_pat
     # A file left by a killed server (its pid gone) is not trusted.
     address_file(home).write_text(json.dumps({"address": server.address, "pid": server.process.pid}))
     assert find_dev_server(home) is None
+
+
+def test_listens_on_tells_our_listening_socket_from_another_process(tmp_path: Path) -> None:
+    with socket.socket() as ours:
+        ours.bind(("127.0.0.1", 0))
+        ours.listen()
+        port = ours.getsockname()[1]
+        assert listens_on(os.getpid(), port) is True
+        other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+        try:
+            assert listens_on(other.pid, port) is False
+        finally:
+            other.kill()
+            other.wait()
+    assert listens_on(os.getpid(), port) is False  # closed: nobody listens any more
+
+
+@pytest.mark.asyncio
+async def test_a_port_taken_before_the_launch_is_retried_on_a_fresh_port_the_server_owns(
+    tmp_path: Path,
+) -> None:
+    """ADR 0241: the CLI cannot bind port 0, so the chosen port can be taken before it binds it.
+    The first port offered is held by a listener of ours: the server exits with "address already
+    in use", is relaunched on fresh ports, and the port it ends on is its own listening socket."""
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        offered = iter([taken])
+        server = DevServer.launch(tmp_path / "t" / "dev.db", ports=lambda: next(offered, None) or free_port())
+        try:
+            client = await server.wait_ready(timeout_s=60)
+            assert server.launches == 2 and server.port != taken
+            assert listens_on(server.process.pid, server.port) is True
+            assert (await client.workflow_service.get_system_info(GetSystemInfoRequest())) is not None
+            assert "address already in use" in (tmp_path / "t" / "dev-server.log").read_text()
+        finally:
+            server.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_server_answering_on_the_port_is_not_taken_for_ours(
+    temporal_address: str, tmp_path: Path
+) -> None:
+    """The worse race: another Temporal already answers on the port offered first.  The client must
+    not settle for it: the relaunched server is on a port its own process listens on."""
+    foreign = int(temporal_address.rsplit(":", 1)[1])
+    offered = iter([foreign])
+    server = DevServer.launch(tmp_path / "t" / "dev.db", ports=lambda: next(offered, None) or free_port())
+    try:
+        await server.wait_ready(timeout_s=60)
+        assert server.address != temporal_address and server.launches == 2
+        assert listens_on(server.process.pid, server.port) is True
+    finally:
+        server.stop()
+
+
+def test_a_port_that_stays_taken_gives_up_after_the_bounded_attempts(tmp_path: Path) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        offered = itertools.cycle([taken, 0, 0])  # the gRPC port is always the taken one
+        server = DevServer.launch(tmp_path / "t" / "dev.db", ports=lambda: next(offered) or free_port())
+        with pytest.raises(DevServerPortTaken):
+            asyncio.run(server.wait_ready(timeout_s=60))
+        assert server.launches == LAUNCH_ATTEMPTS and server.process.poll() is not None

