@@ -12,11 +12,10 @@ from jobctrl.discovery.domain.dedupe import Candidate, JobCatalog, KnownJob, dec
 from jobctrl.discovery.domain.errors import DiscoveryRuleViolated
 from jobctrl.discovery.domain.execution import DiscoveryExecution, DiscoveryExecutionRef
 from jobctrl.discovery.domain.identity import resolve_identity
-from jobctrl.discovery.domain.progress import progress_total
-from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.discovery.domain.source_health import SourceRunOutcome, recommend
 from jobctrl.discovery.domain.urls import normalize_url
 from jobctrl.discovery.events import DiscoveryRunProgressRecorded
+from jobctrl.orchestration import DiscoveryRun, progress_total
 
 scenarios("discovery/discovery_rules.feature")
 T = "2026-03-02T09:00:00.000Z"

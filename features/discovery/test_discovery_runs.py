@@ -9,10 +9,7 @@ from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.discovery.adapters.base import ObservedPosting
 from jobctrl.discovery.adapters.lever import fetch_lever
-from jobctrl.discovery.commands.interrupt_discovery_run import interrupt_discovery_run
-from jobctrl.discovery.commands.report_run_progress import report_run_progress
 from jobctrl.discovery.commands.run_discovery import run_discovery
-from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
 from jobctrl.discovery.events import (
     AtsKind,
     DiscoveryRunCompleted,
@@ -33,6 +30,12 @@ from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX, SAMPLE_PO
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration import (
+    DiscoveryRunLog,
+    interrupt_discovery_run,
+    report_discovery_progress,
+    start_discovery_run,
+)
 from jobctrl.politeness import ATS_POLICY, PolitenessGateway, RequestBudget, UserAgent
 
 scenarios("discovery/discovery_runs.feature")
@@ -79,7 +82,13 @@ def _run(
     async def go() -> None:
         async with PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock) as gw:
             await run_discovery(
-                store, gw, families, run_id=run_id, clock=clock, policy_override=quick_local_policy
+                store,
+                gw,
+                families,
+                runs=DiscoveryRunLog(store, clock),
+                run_id=run_id,
+                clock=clock,
+                policy_override=quick_local_policy,
             )
 
     runner.run(go())
@@ -122,6 +131,7 @@ def crawl_parallel(
                 store,
                 gw,
                 families,
+                runs=DiscoveryRunLog(store, clock),
                 run_id="run-p",
                 clock=clock,
                 policy_override=quick_local_policy,
@@ -279,7 +289,7 @@ def finished_interrupted(store: EventStore, clock: FixedClock, reason: str) -> N
 
 @when(parsers.parse("a family of the dead run reports progress {done:d} of {total:d} after all"))
 def late_progress(store: EventStore, clock: FixedClock, done: int, total: int) -> None:
-    assert not report_run_progress(store, run_id="run-d", completed=done, total=total, clock=clock)
+    assert not report_discovery_progress(store, run_id="run-d", completed=done, total=total, clock=clock)
 
 
 @then("the run has exactly one terminal fact")

@@ -27,17 +27,20 @@ from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.politeness import PolitenessGateway, UserAgent
 
 EXECUTION = ExecutionRef("local", "discover-local", "run-1")
 
 
 def _activities(store: EventStore, sources: list[SourceConfig]) -> DiscoveryActivities:
+    clock = FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
     return DiscoveryActivities(
         store,
+        runs=DiscoveryRunLog(store, clock),
         sources=lambda: sources,
         gateway=lambda: PolitenessGateway(UserAgent(contact="mailto:test@example.org")),
-        clock=FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC)),
+        clock=clock,
         policy_override=quick_local_policy,
     )
 

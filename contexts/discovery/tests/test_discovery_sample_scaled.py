@@ -30,6 +30,7 @@ from jobctrl.discovery.sample_board.postings import (
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.politeness import PolitenessGateway, UserAgent
 
 
@@ -79,6 +80,7 @@ def test_discovery_over_a_scaled_board_finds_every_synthetic_posting_as_a_new_jo
         register_sources(store, sources, clock=clock)
         acts = DiscoveryActivities(
             store,
+            runs=DiscoveryRunLog(store, clock),
             sources=lambda: sources,
             gateway=lambda: PolitenessGateway(UserAgent(contact="mailto:test@example.org")),
             clock=clock,

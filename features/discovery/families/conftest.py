@@ -45,6 +45,7 @@ from jobctrl.discovery.sample_board.vendors import (
 )
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.politeness import PolitenessGateway, UserAgent
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.sources import registry_catalog
@@ -258,10 +259,11 @@ def cross_posted(world: World, count: int, token: str) -> None:
 
 
 def discover(world: World, store: EventStore, run: str = "run-1") -> None:
+    clock = FixedClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
     acts = DiscoveryActivities(
-        store, sources=registry_catalog(store),
+        store, runs=DiscoveryRunLog(store, clock), sources=registry_catalog(store),
         gateway=lambda: PolitenessGateway(UserAgent(contact="mailto:test@example.org")),
-        clock=FixedClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)), policy_override=quick_local_policy,
+        clock=clock, policy_override=quick_local_policy,
     )  # fmt: skip
     env = ActivityEnvironment()
     execution = ExecutionRef("local", "discover-local", run)

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jobctrl.discovery.domain.progress import progress_total
-from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.discovery.events import DiscoveryRunCounts, DiscoveryRunProgressRecorded
+from jobctrl.orchestration import DiscoveryRun, progress_total
 from jobctrl.orchestration.workflows.discover import DiscoverWorkflow
 from jobctrl.projections.model import EventInfo
 from jobctrl.projections.read_models.discovery_runs import DiscoveryRunRow, on_progress

@@ -15,8 +15,8 @@ from jobctrl.activity_contracts.contracts import (
     ProgressTick,
     SourceFamilyResult,
 )
+from jobctrl.discovery.commands.close_execution_membership import InterruptedMembershipCloser
 from jobctrl.discovery.commands.link_execution_members import link_execution_members, load_execution
-from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import (
     DiscoveryExecutionMembershipClosed,
@@ -27,9 +27,10 @@ from jobctrl.discovery.events import (
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration import start_discovery_run
+from jobctrl.orchestration.activities import DiscoveryRunActivities
 from jobctrl.orchestration.spend.ledger import ledger_with_settings
 from jobctrl.runtime.activities.deps import ActivityDeps
-from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
 from jobctrl.runtime.activities.fanout import FanoutActivities, _Plan
 
 pytestmark = pytest.mark.both_databases
@@ -49,6 +50,12 @@ def _deps(store: EventStore) -> ActivityDeps:
     return ActivityDeps(store=store, spend=ledger_with_settings(store.db), clock=CLOCK)
 
 
+def _run_acts(store: EventStore) -> DiscoveryRunActivities:
+    return DiscoveryRunActivities(
+        store, close_membership=InterruptedMembershipCloser(store, CLOCK), clock=CLOCK
+    )
+
+
 def _decoded(store: EventStore) -> list[object]:
     return [store.registry.decode(e) for e in store.read_all(limit=10_000)]
 
@@ -62,7 +69,7 @@ def _start(store: EventStore) -> None:
 
 def test_finish_completes_with_summed_counts_and_the_failed_families_classes(store: EventStore) -> None:
     _start(store)
-    acts = DiscoveryRunActivities(_deps(store))
+    acts = _run_acts(store)
     params = FinishDiscoveryRunInput(
         EX,
         [
@@ -82,7 +89,7 @@ def test_finish_completes_with_summed_counts_and_the_failed_families_classes(sto
 
 def test_finish_fails_the_run_when_every_family_failed(store: EventStore) -> None:
     _start(store)
-    acts = DiscoveryRunActivities(_deps(store))
+    acts = _run_acts(store)
     acts.finish_discovery_run(
         FinishDiscoveryRunInput(EX, [FamilyOutcome("lever", None, "robots_disallowed", False)])
     )
@@ -93,7 +100,7 @@ def test_finish_fails_the_run_when_every_family_failed(store: EventStore) -> Non
 
 
 def test_finish_of_a_run_never_started_records_nothing(store: EventStore) -> None:
-    acts = DiscoveryRunActivities(_deps(store))
+    acts = _run_acts(store)
     assert acts.finish_discovery_run(FinishDiscoveryRunInput(EX, [])) is False
     assert _decoded(store) == []
 

@@ -3,16 +3,17 @@
 * ``events`` — published events (reference catalog plus the appended execution/progress events).
 * ``domain`` — URL normalization (``urls``), canonical identity and confidences (``identity``,
   ``identity_claim``), content fingerprints and shingles (``content``), dedupe decisions (``dedupe``),
-  aggregates ``Job``, ``DiscoveryRun`` (+ ``progress``), ``SourceEntry`` (+ ``source_health``),
-  ``DiscoveryExecution``; typed errors (``errors``).
+  aggregates ``Job``, ``SourceEntry`` (+ ``source_health``), ``DiscoveryExecution``; typed errors
+  (``errors``).  The discovery run is orchestration's (ADR 0180): discovery reports its start,
+  progress and end through the ``ports.DiscoveryRunLog`` port.
 * ``adapters`` — Greenhouse, Lever, Ashby JSON and JSON-LD career pages, all through the politeness
   gateway; ``adapters.registry.adapter_for(kind)`` gives the fetcher and its default crawl policy.
-* ``commands`` — one use case per module: ``start_discovery_run``, ``run_source_family``,
-  ``report_run_progress``, ``finish_discovery_run``, ``run_discovery`` (all of them in one call),
+* ``commands`` — one use case per module: ``run_source_family``, ``run_discovery`` (a whole run in
+  one call),
   ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
   ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
   ``record_work_plan``, ``close_execution_membership`` (and ``close_interrupted_membership``),
-  ``interrupt_discovery_run``, ``sources`` (the user's sources: ``add_source``, ``remove_source``,
+  ``sources`` (the user's sources: ``add_source``, ``remove_source``,
   ``list_sources``, ``registered_sources`` — the catalog Discover runs — and ``import_sources``).
   ``domain.source_spec.parse_source`` parses ``KIND TOKEN_OR_URL``; ``domain.search`` is the
   user's search, re-applied to every family after fetching.  Plain inputs plus an ``EventStore``, a

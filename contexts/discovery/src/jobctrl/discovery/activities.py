@@ -2,7 +2,8 @@
 
 * ``plan_discovery_sources`` — the runnable registered sources (optionally narrowed to the workflow's
   ``source_ids``), grouped into families by adapter kind; starts the discovery run (id = the Temporal
-  run id) with its progress spine.  Retry-safe: starting a started run records nothing.
+  run id) with its progress spine, through the ``DiscoveryRunLog`` port (the run is orchestration's,
+  ADR 0180).  Retry-safe: starting a started run records nothing.
 * ``discovery_source_family`` — crawl one family through the politeness gateway, record what it found,
   link the jobs to the execution as ``observed_this_run`` and advance the run's progress.  A family
   whose every source failed raises the first source's typed error (its code is the family's code).
@@ -29,12 +30,11 @@ from jobctrl.activity_contracts.contracts import (
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.commands.link_execution_members import link_execution_members
-from jobctrl.discovery.commands.report_run_progress import report_run_progress
 from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
 from jobctrl.discovery.commands.select_runnable_sources import select_runnable_sources
-from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.domain.search import SearchFilters
+from jobctrl.discovery.ports import DiscoveryRunLog
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
@@ -63,6 +63,7 @@ class DiscoveryActivities:
         self,
         store: EventStore,
         *,
+        runs: DiscoveryRunLog,
         sources: SourceCatalog,
         gateway: GatewayFactory,
         clock: Clock,
@@ -71,6 +72,7 @@ class DiscoveryActivities:
     ) -> None:
         self.search = search  # read on every crawl: a changed [search] applies to the next family
         self.store = store
+        self.runs = runs
         self.sources = sources
         self.gateway = gateway
         self.clock = clock
@@ -86,12 +88,10 @@ class DiscoveryActivities:
             runnable = self._runnable(params.source_ids)
             families = sorted({family_of(c) for c in runnable})
             ex = params.execution
-            start_discovery_run(
-                self.store,
+            self.runs.start(
                 run_id=ex.temporal_run_id,
                 source_ids=[c.source_id for c in runnable],
                 family_count=len(families),
-                clock=self.clock,
                 workflow_id=ex.workflow_id,
                 tenant_id=ex.tenant_id,
             )
@@ -118,12 +118,10 @@ class DiscoveryActivities:
             )
             if params.progress.total > 0:
                 _on_conflict_retry(
-                    lambda: report_run_progress(
-                        self.store,
+                    lambda: self.runs.progress(
                         run_id=ex.temporal_run_id,
                         completed=params.progress.done + 1,
                         total=params.progress.total,
-                        clock=self.clock,
                         workflow_id=ex.workflow_id,
                         tenant_id=ex.tenant_id,
                     )

@@ -44,3 +44,17 @@ def close_interrupted_membership(
             continue  # another writer appended to the execution: look again
         return True
     return False  # pragma: no cover - the loop returns or raises
+
+
+class InterruptedMembershipCloser:
+    """``close_interrupted_membership`` by plain ids: what orchestration's discovery-run interrupt and
+    the describe reconciler call after the run's own terminal fact (orchestration's
+    ``CloseInterruptedMembership`` port; ADR 0180)."""
+
+    def __init__(self, store: EventStore, clock: Clock) -> None:
+        self.store = store
+        self.clock = clock
+
+    def __call__(self, tenant_id: str, workflow_id: str, run_id: str, why: str) -> None:
+        ref = DiscoveryExecutionRef(tenant_id, workflow_id, run_id)
+        close_interrupted_membership(self.store, ref, why=why, clock=self.clock)

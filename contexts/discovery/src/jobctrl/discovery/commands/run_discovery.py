@@ -6,12 +6,10 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.commands.finish_discovery_run import finish_discovery_run
 from jobctrl.discovery.commands.load_catalog import load_catalog
-from jobctrl.discovery.commands.report_run_progress import report_run_progress
 from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
-from jobctrl.discovery.commands.start_discovery_run import start_discovery_run
 from jobctrl.discovery.domain.search import SearchFilters
+from jobctrl.discovery.ports import DiscoveryRunLog
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
@@ -27,6 +25,7 @@ async def run_discovery(
     gateway: PolitenessGateway,
     families: Sequence[Sequence[SourceConfig]],
     *,
+    runs: DiscoveryRunLog,
     run_id: str,
     clock: Clock,
     policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
@@ -34,15 +33,14 @@ async def run_discovery(
     tenant_id: str = LOCAL_TENANT,
     search: SearchFilters = EVERYTHING,
 ) -> list[FamilyResult]:
-    """Start, crawl the families (at most ``max_parallel_families`` at once, capped at 4), advance
-    progress by one per finished family, finish.  The last 2 steps of the progress total (terminal
+    """Start (through ``runs``: the run is orchestration's, ADR 0180), crawl the families (at most
+    ``max_parallel_families`` at once, capped at 4), advance progress by one per finished family,
+    finish.  The last 2 steps of the progress total (terminal
     enrichment and preparation) belong to other contexts.  Results keep the families' order."""
-    total = start_discovery_run(
-        store,
+    total = runs.start(
         run_id=run_id,
         source_ids=[s.source_id for family in families for s in family],
         family_count=len(families),
-        clock=clock,
         tenant_id=tenant_id,
     )
     catalog = load_catalog(store)  # one dedupe view shared by the families of this process
@@ -64,11 +62,9 @@ async def run_discovery(
                 search=search,
             )
         finished += 1
-        report_run_progress(
-            store, run_id=run_id, completed=finished, total=total, clock=clock, tenant_id=tenant_id
-        )
+        runs.progress(run_id=run_id, completed=finished, total=total, tenant_id=tenant_id)
         return result
 
     results = list(await asyncio.gather(*(crawl(family) for family in families)))
-    finish_discovery_run(store, results, run_id=run_id, clock=clock, tenant_id=tenant_id)
+    runs.finish(results, run_id=run_id, tenant_id=tenant_id)
     return results

@@ -15,11 +15,15 @@ from typing import Any
 
 from temporalio import activity
 
+from jobctrl.discovery.commands.close_execution_membership import InterruptedMembershipCloser
 from jobctrl.kernel.errors import ConfigurationError
-from jobctrl.orchestration.activities import ContinuationClosingActivities, LifecycleActivities
+from jobctrl.orchestration.activities import (
+    ContinuationClosingActivities,
+    DiscoveryRunActivities,
+    LifecycleActivities,
+)
 from jobctrl.runtime.activities.continuation import ContinuationActivities
 from jobctrl.runtime.activities.deps import ActivityDeps
-from jobctrl.runtime.activities.discovery_run import DiscoveryRunActivities
 from jobctrl.runtime.activities.fanout import FanoutActivities
 from jobctrl.runtime.activities.spend import SpendActivities
 
@@ -52,7 +56,9 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
     lifecycle = LifecycleActivities(deps.store, clock=deps.clock)
     spend = SpendActivities(deps)
     fanout = FanoutActivities(deps)
-    discovery_run = DiscoveryRunActivities(deps)
+    discovery_run = DiscoveryRunActivities(
+        deps.store, close_membership=InterruptedMembershipCloser(deps.store, deps.clock), clock=deps.clock
+    )
     continuation = ContinuationActivities(deps)
     closing = ContinuationClosingActivities(deps.store, clock=deps.clock)
     generic: list[ActivityFn] = [

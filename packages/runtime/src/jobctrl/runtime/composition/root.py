@@ -40,6 +40,7 @@ from jobctrl.materials.activities import MaterialsActivities, register_offline_m
 from jobctrl.materials.artifacts import ArtifactStore
 from jobctrl.materials.rendering.html import PageSize
 from jobctrl.materials.rendering.pdf import ChromiumPdfRenderer, PdfRenderer
+from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.orchestration.activities import PreparationStateActivities
 from jobctrl.orchestration.settings.model import OrchestrationSettings
 from jobctrl.orchestration.settings.store import SettingsStore
@@ -171,8 +172,9 @@ class Composition:
             db=db, store=store, clock=clock, settings=settings, ledger=ledger, llm=llm, artifacts=artifacts,
             tracker=tracker, facts=facts,
             discovery=DiscoveryActivities(
-                store, sources=sources, gateway=lambda: PolitenessGateway(user_agent), clock=clock,
-                policy_override=discovery_policy, search=search or config.search.filters,
+                store, runs=DiscoveryRunLog(store, clock), sources=sources,
+                gateway=lambda: PolitenessGateway(user_agent), clock=clock, policy_override=discovery_policy,
+                search=search or config.search.filters,
             ),
             enrichment=EnrichmentActivities(
                 store, targets=facts.enrichment_targets, fetcher=fetcher, tracker=tracker, clock=clock

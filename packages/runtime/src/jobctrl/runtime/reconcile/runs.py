@@ -7,8 +7,9 @@ orchestration's ``reconcile_workflow_run``, which decides and appends (ADR 0120)
 the log is harmless: the use case reloads the run and appends nothing to a closed one.
 
 A Discover run settled as anything but completed also gets its DiscoveryRun closed, with the
-verdict's code as the reason, before the verdict is appended (ADR 0079): the discovery context's
-commands, composed here, run in the use case's ``before_settle`` hook.
+verdict's code as the reason, before the verdict is appended (ADR 0079): orchestration's
+``close_orphaned_discovery_run`` (with discovery's membership closer, composed here) runs in the use
+case's ``before_settle`` hook.
 """
 
 from __future__ import annotations
@@ -20,11 +21,17 @@ from temporalio.client import Client, WorkflowExecutionDescription
 from temporalio.client import WorkflowExecutionStatus as Status
 from temporalio.service import RPCError, RPCStatusCode
 
+from jobctrl.discovery.commands.close_execution_membership import InterruptedMembershipCloser
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration import NOT_FOUND, DescribedStatus, WorkflowRun, reconcile_workflow_run
+from jobctrl.orchestration import (
+    NOT_FOUND,
+    DescribedStatus,
+    WorkflowRun,
+    close_orphaned_discovery_run,
+    reconcile_workflow_run,
+)
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
-from jobctrl.runtime.reconcile.discovery_runs import close_orphaned_discovery_run
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,7 @@ def described_status(desc: WorkflowExecutionDescription | None) -> DescribedStat
 async def reconcile_runs(client: Client, store: EventStore, clock: Clock) -> ReconcileReport:
     runs = open_runs(store)
     settled = not_found = recovered = discovery_closed = 0
+    close_membership = InterruptedMembershipCloser(store, clock)
     for run in runs:
         desc = await _describe(client, run.workflow_id, run.run_id)
         if desc is not None and desc.status == Status.CONTINUED_AS_NEW:
@@ -95,7 +103,9 @@ async def reconcile_runs(client: Client, store: EventStore, clock: Clock) -> Rec
             described: DescribedStatus = described,
             tenant: str = run.tenant_id,
         ) -> bool:
-            return close_orphaned_discovery_run(store, recorded, tenant, described, code, clock)
+            return close_orphaned_discovery_run(
+                store, recorded, tenant, described, code, clock, close_membership
+            )
 
         closed_at = isoformat(desc.close_time) if desc is not None and desc.close_time else None
         outcome = reconcile_workflow_run(

@@ -1,19 +1,20 @@
 """Close a discovery run that ended before its families reported (ADR 0079).
 
-Called by the DiscoverWorkflow on its own failure and cancel paths (through a runtime activity) and
-by the describe-based reconciler for a run Temporal terminated or timed out.  The run's first
+Called by the DiscoverWorkflow on its own failure and cancel paths (through orchestration's
+``interrupt_discovery_run`` activity) and by the describe-based reconciler
+(``close_orphaned_discovery_run``) for a run Temporal terminated or timed out.  The run's first
 terminal fact wins: a finished run, or one that was never started, records nothing, and a writer that
 lost a race with another terminal writer reloads and finds the run finished.
 """
 
 from __future__ import annotations
 
-from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
+from jobctrl.orchestration.domain.discovery_run import DiscoveryRun
 
 ATTEMPTS = 8
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.domain.discovery_run import DiscoveryRun
 
 
-def report_run_progress(
+def report_discovery_progress(
     store: EventStore,
     *,
     run_id: str,

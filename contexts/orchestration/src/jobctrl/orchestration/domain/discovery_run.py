@@ -1,8 +1,20 @@
-"""The DiscoveryRun aggregate (stream ``discoveryrun-<runId>``): start, progress, completion/failure."""
+"""The DiscoveryRun aggregate (stream ``discoveryrun-<runId>``): start, progress, completion/failure.
+
+Orchestration's, and the only writer of ``DiscoveryRun*`` events (ADR 0180).  The event types stay in
+discovery's published catalog (``jobctrl.discovery.events``, the reference's ``discovery.ts``), so the
+stream name and every payload are those written before the move and old logs fold the same.
+
+The progress spine: total = source families + 2 (terminal enrichment, preparation).  Monotonic: a
+report can only move ``completed`` forward; ``total`` never shrinks; a report with total 0 (the
+progress-silent live activities) changes nothing.
+"""
 
 from __future__ import annotations
 
-from jobctrl.discovery.domain.progress import RunProgress
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
 from jobctrl.discovery.events import (
     DiscoveryRunCompleted,
     DiscoveryRunCounts,
@@ -18,6 +30,49 @@ MAX_ERROR_CLASSES = 20
 MAX_SOURCE_IDS = 1000
 #: ``DiscoveryRunFailed.sourceId`` of a run that ended without any source failing (``interrupt``).
 NO_SOURCE = ""
+TERMINAL_STEPS = 2  # terminal enrichment pass + terminal preparation fan-out
+
+
+def progress_total(family_count: int) -> int:
+    return family_count + TERMINAL_STEPS
+
+
+@dataclass(frozen=True, slots=True)
+class RunProgress:
+    completed: int = 0
+    total: int = 0
+
+    def after(self, completed: int, total: int) -> RunProgress | None:
+        """The progress after a report, or None when the report must emit nothing."""
+        if total <= 0:
+            return None
+        new_total = max(self.total, total)
+        new_completed = min(max(self.completed, completed), new_total)
+        candidate = RunProgress(new_completed, new_total)
+        return None if candidate == self else candidate
+
+
+class SourceFailed(Protocol):
+    """One failed source of a family (discovery's ``SourceFailure`` has this shape)."""
+
+    @property
+    def source_id(self) -> str: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def retryable(self) -> bool: ...
+
+
+class FamilyEnd(Protocol):
+    """One source family's end, as the run's terminal fact needs it (discovery's ``FamilyResult`` and
+    the workflow's ``FamilyOutcome`` both read as one)."""
+
+    @property
+    def counts(self) -> DiscoveryRunCounts: ...
+    @property
+    def failures(self) -> Sequence[SourceFailed]: ...
+    @property
+    def failed(self) -> bool: ...
 
 
 class DiscoveryRun(Aggregate):

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jobctrl.discovery.domain.progress import progress_total
-from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.domain.discovery_run import DiscoveryRun, progress_total
 
 
 def start_discovery_run(

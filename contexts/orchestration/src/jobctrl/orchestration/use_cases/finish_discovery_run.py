@@ -8,16 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jobctrl.discovery.commands.run_source_family import FamilyResult
-from jobctrl.discovery.domain.run import DiscoveryRun
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.domain.discovery_run import DiscoveryRun, FamilyEnd
 
 
-def summed(results: Sequence[FamilyResult]) -> DiscoveryRunCounts:
+def summed(results: Sequence[FamilyEnd]) -> DiscoveryRunCounts:
     def total(field: str) -> int:
         return sum(int(getattr(r.counts, field)) for r in results)
 
@@ -33,7 +32,7 @@ def summed(results: Sequence[FamilyResult]) -> DiscoveryRunCounts:
 
 def finish_discovery_run(
     store: EventStore,
-    results: Sequence[FamilyResult],
+    results: Sequence[FamilyEnd],
     *,
     run_id: str,
     clock: Clock,
