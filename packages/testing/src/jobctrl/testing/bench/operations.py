@@ -30,8 +30,15 @@ import sqlalchemy as sa
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.store import Database, EventStore, open_database
-from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
-from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
+from jobctrl.projections.keydigest import member_term, of_terms, step_term
+from jobctrl.projections.read_models.discovery_executions import (
+    discovery_execution_jobs,
+    discovery_execution_member_digests,
+)
+from jobctrl.projections.read_models.pipeline_steps import (
+    pipeline_step_key_digests,
+    pipeline_step_projections,
+)
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.recoveries import ExecutionKey, persisted_key_sets, record_native_checkpoint
@@ -199,6 +206,32 @@ def seed(db: Database, jobs: int, members: int, now: datetime) -> None:
                 for f in range(12)
             ],
         )
+        # The digests the fold keeps beside the rows (ADR 0132), as it would have left them.
+        digests = (
+            (
+                discovery_execution_member_digests,
+                members,
+                of_terms(member_term(f"job-{i}") for i in range(members)),
+            ),
+            (
+                pipeline_step_key_digests,
+                12,
+                of_terms(step_term("source_family", f"family-{f}") for f in range(12)),
+            ),
+        )
+        for table, n, digest in digests:
+            conn.execute(
+                sa.insert(table),
+                [
+                    {
+                        "tenant_id": "local",
+                        "workflow_id": WF,
+                        "run_id": RUN,
+                        "key_count": n,
+                        "key_digest": digest,
+                    }
+                ],
+            )
     key = ExecutionKey("local", WF, RUN)
     with db.read() as conn:
         expected = persisted_key_sets(conn, key)
