@@ -6,6 +6,7 @@ Feature: Cancel a Discover execution
     When the operator cancels "discover-local"
     Then the answer is 202
     And WorkflowCancellationRequested was recorded once
+    And Temporal was asked to cancel that run of "discover-local"
 
   Scenario: A closed run whose durable phase still says draining is not cancelable
     Given a Discover run "discover-local" that completed with an enrichment pass still running

@@ -1,5 +1,7 @@
-"""Shared steps for the API scenarios: a real app (in-process client) over a real database, the
-in-memory Temporal adapter and a fixed clock; state is seeded through real events."""
+"""Shared steps for the API scenarios: a real app (in-process client) over a real database, the real
+Temporal adapter on the session's dev server (nothing polls the queue, so what the API starts stays
+running and is read back from the server by ``world.temporal``) and a fixed clock; state is seeded
+through real events."""
 
 from __future__ import annotations
 
@@ -18,8 +20,10 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.stages.service import StageService
 from jobctrl.orchestration.stages.states import kind_of
 from jobctrl.runtime.api.app import ApiConfig, create_app
-from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.testing.runtime.api_seed import beat, fail_stage
+from jobctrl.testing.runtime.server import shared_dev_server
+from jobctrl.testing.runtime.temporal_probe import TemporalProbe
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -29,7 +33,7 @@ class World:
     client: TestClient
     db: Database
     store: EventStore
-    control: InMemoryWorkflowControl
+    temporal: TemporalProbe
     head_before: int | None = None
     response: Any = None
     notes: dict[str, Any] = field(default_factory=dict)
@@ -46,11 +50,16 @@ def _on_both_databases(db_kind: str) -> str:
 
 
 @pytest.fixture
-def world(db_url: str, database: Database) -> Iterator[World]:
-    control = InMemoryWorkflowControl()
+def world(db_url: str, database: Database, pytestconfig: pytest.Config) -> Iterator[World]:
+    address = shared_dev_server(pytestconfig)
+    control = TemporalWorkflowControl(address)
     app = create_app(ApiConfig(database_url=db_url, sse_poll_s=0.05, control=control, clock=FixedClock(NOW)))
-    with TestClient(app, raise_server_exceptions=False) as client:
-        yield World(client, database, EventStore(database, registry()), control)
+    probe = TemporalProbe(address)
+    try:
+        with TestClient(app, raise_server_exceptions=False) as client:
+            yield World(client, database, EventStore(database, registry()), probe)
+    finally:
+        probe.close()
 
 
 @given(parsers.parse('job "{job}" whose {stage} stage failed'))

@@ -23,5 +23,9 @@ def retry_only(world: World, stage: str, job: str) -> None:
 
 @then(parsers.parse('a JobPreparationWorkflow was started for job "{job}"'))
 def preparation_started(world: World, job: str) -> None:
-    [(workflow_type, _, arg)] = world.control.started
-    assert workflow_type == "JobPreparationWorkflow" and arg.job_id == job
+    """Read back from the dev server: the real adapter started it under the id the API answered."""
+    workflow_id = world.response.json()["workflowId"]
+    execution = world.temporal.find(workflow_id)
+    assert execution is not None, workflow_id
+    assert execution.workflow_type == "JobPreparationWorkflow" and execution.status == "RUNNING"
+    assert execution.input["job_id"] == job and execution.input["steps"][0] == "score", execution.input
