@@ -46,7 +46,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, SystemClock, isoformat
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore, open_database
-from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.tables import create_orchestration_tables

@@ -20,18 +20,18 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm.port import StructuredRequest, StructuredResult
-from jobctrl.materials._common import repository
-from jobctrl.materials.aggregate import ArtifactType, JobMaterials
-from jobctrl.materials.artifacts import ArtifactStore
-from jobctrl.materials.drafts import TAILOR_TASK
-from jobctrl.materials.offline_writer import OfflineMaterialsWriter
-from jobctrl.materials.profile import CandidateProfile, TargetPosting
-from jobctrl.materials.render_pdf import RenderPdf, render_pdf
-from jobctrl.materials.rendering.html import PageSize
-from jobctrl.materials.rendering.pdf import ChromiumPdfRenderer
-from jobctrl.materials.sample import sample_posting, sample_profile
-from jobctrl.materials.tailor_resume import TailorResume, tailor_resume
-from jobctrl.materials.write_cover_letter import WriteCoverLetter, write_cover_letter
+from jobctrl.materials.adapters.artifacts import ArtifactStore
+from jobctrl.materials.adapters.offline_writer import OfflineMaterialsWriter
+from jobctrl.materials.adapters.rendering.html import PageSize
+from jobctrl.materials.adapters.rendering.pdf import ChromiumPdfRenderer
+from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
+from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
+from jobctrl.materials.domain.sample import sample_posting, sample_profile
+from jobctrl.materials.ports import TAILOR_TASK
+from jobctrl.materials.use_cases._common import repository
+from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdf
+from jobctrl.materials.use_cases.tailor_resume import TailorResume, tailor_resume
+from jobctrl.materials.use_cases.write_cover_letter import WriteCoverLetter, write_cover_letter
 
 T = TypeVar("T", bound=BaseModel)
 Edit = Callable[[dict[str, Any]], None]

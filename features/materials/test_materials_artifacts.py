@@ -9,7 +9,7 @@ import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 
 scenarios("materials/artifacts.feature")
 KIND = ArtifactKind.RESUME_JSON

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.materials.aggregate import RetailorKind
-from jobctrl.materials.request_retailor import RequestRetailor, request_retailor
-from jobctrl.materials.suppress_tailored_artifacts import (
+from jobctrl.materials.domain.aggregate import RetailorKind
+from jobctrl.materials.use_cases.request_retailor import RequestRetailor, request_retailor
+from jobctrl.materials.use_cases.suppress_tailored_artifacts import (
     SuppressTailoredArtifacts,
     suppress_tailored_artifacts,
 )

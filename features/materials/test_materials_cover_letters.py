@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pytest_bdd import given, parsers, scenarios, then
 
-from jobctrl.materials.artifacts import ArtifactKind
-from jobctrl.materials.documents import decode_cover_letter
-from jobctrl.materials.write_cover_letter import CoverStatus
+from jobctrl.materials.adapters.artifacts import ArtifactKind
+from jobctrl.materials.domain.documents import decode_cover_letter
+from jobctrl.materials.use_cases.write_cover_letter import CoverStatus
 
 from .conftest import World
 

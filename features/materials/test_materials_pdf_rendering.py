@@ -11,12 +11,12 @@ import msgspec
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.materials.aggregate import ArtifactType
-from jobctrl.materials.artifacts import ArtifactKind, artifact_id_for
-from jobctrl.materials.documents import decode_resume
-from jobctrl.materials.profile import Link
-from jobctrl.materials.rendering.html import PageSize, resume_html
-from jobctrl.materials.rendering.pdf_text import pdf_text
+from jobctrl.materials.adapters.artifacts import ArtifactKind, artifact_id_for
+from jobctrl.materials.adapters.rendering.html import PageSize, resume_html
+from jobctrl.materials.adapters.rendering.pdf_text import pdf_text
+from jobctrl.materials.domain.aggregate import ArtifactType
+from jobctrl.materials.domain.documents import decode_resume
+from jobctrl.materials.domain.profile import Link
 
 from .conftest import World
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.materials.artifacts import ArtifactKind
-from jobctrl.materials.documents import TailoredResume, decode_resume
+from jobctrl.materials.adapters.artifacts import ArtifactKind
+from jobctrl.materials.domain.documents import TailoredResume, decode_resume
 
 from .conftest import World
 

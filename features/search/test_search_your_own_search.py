@@ -23,7 +23,7 @@ from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.stages.tracker import StageTrackerService
 from jobctrl.runtime.cli import app

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for, default_root
-from jobctrl.materials.errors import InvalidArtifactIdError
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore, artifact_id_for, default_root
+from jobctrl.materials.domain.errors import InvalidArtifactIdError
 
 
 def test_the_default_root_is_under_jobctrl_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -8,8 +8,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from jobctrl.materials.rendering.pdf import ChromiumPdfRenderer
-from jobctrl.materials.rendering.pdf_text import pdf_text
+from jobctrl.materials.adapters.rendering.pdf import ChromiumPdfRenderer
+from jobctrl.materials.adapters.rendering.pdf_text import pdf_text
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
 

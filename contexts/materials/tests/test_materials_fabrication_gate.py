@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jobctrl.materials.evidence import EvidenceIndex
-from jobctrl.materials.fabrication import ClaimKind, unsupported_claims
-from jobctrl.materials.sample import sample_profile
+from jobctrl.materials.domain.evidence import EvidenceIndex
+from jobctrl.materials.domain.fabrication import ClaimKind, unsupported_claims
+from jobctrl.materials.domain.sample import sample_profile
 
 pytestmark = pytest.mark.domain
 INDEX = EvidenceIndex(sample_profile())

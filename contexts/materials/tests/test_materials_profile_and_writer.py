@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 
 from jobctrl.llm.port import LlmPort, StructuredRequest
-from jobctrl.materials._common import llm_context
-from jobctrl.materials.assembly import assemble_resume
-from jobctrl.materials.drafts import TAILOR_TASK, CoverLetterDraft, ResumeDraft
-from jobctrl.materials.errors import InvalidPostingError, InvalidProfileError
-from jobctrl.materials.offline_writer import OfflineMaterialsWriter
-from jobctrl.materials.profile import CandidateProfile, TargetPosting
-from jobctrl.materials.rendering.html import PageSize, resume_html
-from jobctrl.materials.sample import SAMPLE_PROFILE, sample_posting, sample_profile
+from jobctrl.materials.adapters.offline_writer import OfflineMaterialsWriter
+from jobctrl.materials.adapters.rendering.html import PageSize, resume_html
+from jobctrl.materials.domain.assembly import assemble_resume
+from jobctrl.materials.domain.errors import InvalidPostingError, InvalidProfileError
+from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE, sample_posting, sample_profile
+from jobctrl.materials.ports import TAILOR_TASK, CoverLetterDraft, ResumeDraft
+from jobctrl.materials.use_cases._common import llm_context
 
 pytestmark = pytest.mark.domain
 

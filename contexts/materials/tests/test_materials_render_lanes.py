@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from jobctrl.materials.rendering.lanes import RenderLanes
+from jobctrl.materials.adapters.rendering.lanes import RenderLanes
 
 
 class ThreadBoundRenderer:

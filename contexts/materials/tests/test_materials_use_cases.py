@@ -10,19 +10,19 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm.port import NullSpendRecorder
-from jobctrl.materials._common import WriteOrigin, decide_and_save, repository
-from jobctrl.materials.aggregate import ArtifactType, JobMaterials, RetailorKind
-from jobctrl.materials.artifacts import ArtifactStore
-from jobctrl.materials.errors import ArtifactNotFoundError, NoAcceptedResumeError
-from jobctrl.materials.offline_writer import OfflineMaterialsWriter
-from jobctrl.materials.render_pdf import RenderPdf, render_pdf
-from jobctrl.materials.sample import sample_posting, sample_profile
-from jobctrl.materials.suppress_tailored_artifacts import (
+from jobctrl.materials.adapters.artifacts import ArtifactStore
+from jobctrl.materials.adapters.offline_writer import OfflineMaterialsWriter
+from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials, RetailorKind
+from jobctrl.materials.domain.errors import ArtifactNotFoundError, NoAcceptedResumeError
+from jobctrl.materials.domain.sample import sample_posting, sample_profile
+from jobctrl.materials.use_cases._common import WriteOrigin, decide_and_save, repository
+from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdf
+from jobctrl.materials.use_cases.suppress_tailored_artifacts import (
     SuppressTailoredArtifacts,
     suppress_tailored_artifacts,
 )
-from jobctrl.materials.tailor_resume import TailorResume, TailorStatus, tailor_resume
-from jobctrl.materials.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
+from jobctrl.materials.use_cases.tailor_resume import TailorResume, TailorStatus, tailor_resume
+from jobctrl.materials.use_cases.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
 
 pytestmark = [pytest.mark.integration, pytest.mark.both_databases]
 

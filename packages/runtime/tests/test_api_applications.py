@@ -22,8 +22,8 @@ from jobctrl.apply.use_cases.record_outcome import record_outcome
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.materials.artifacts import ArtifactStore
-from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.materials.adapters.artifacts import ArtifactStore
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows.apply import ApplyWorkflowInput
 from jobctrl.projections.digest import table_digests

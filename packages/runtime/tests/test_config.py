@@ -16,7 +16,7 @@ from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import LlmSettings
 from jobctrl.llm.pricing import GENERIC_RATE, ModelPrice, estimate_cost_usd
-from jobctrl.materials.rendering.html import PageSize
+from jobctrl.materials.adapters.rendering.html import PageSize
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.config import InvalidConfiguration, JobctrlConfig, load_config

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.profile.json_resume import to_document as json_resume_document
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.runtime.cli import app

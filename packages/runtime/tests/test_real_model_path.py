@@ -27,8 +27,8 @@ from jobctrl.kernel.errors import ConfigurationError, LlmTransientError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import InstructorProvider, LlmOutputInvalidError, NullSpendRecorder
 from jobctrl.llm.pricing import ModelPrice
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.materials.events import ResumeApproved, ResumeFailed
-from jobctrl.materials.sample import SAMPLE_PROFILE
 from jobctrl.runtime.composition.profiles import scoring_profile, to_document
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.config import LlmConfig

@@ -20,7 +20,7 @@ from jobctrl.discovery.events import (
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.events import StageCompleted, StageFailed, StageSkipped, StageStarted
 from jobctrl.orchestration.stages.states import Pending, Running
 from jobctrl.runtime.composition.root import Composition

@@ -24,7 +24,7 @@ from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.server import Route
 from jobctrl.kernel.store import Database
-from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.workflows import (
     ApplyWorkflow,
     ApplyWorkflowInput,

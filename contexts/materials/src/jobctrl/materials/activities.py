@@ -28,18 +28,17 @@ from jobctrl.kernel.errors import JobCtrlError, MissingInputError
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm import LlmPort, OfflineProvider, SpendRecorder
 from jobctrl.llm.port import StructuredRequest
-from jobctrl.materials._common import WriteOrigin
-from jobctrl.materials.aggregate import ArtifactType
-from jobctrl.materials.artifacts import ArtifactStore
-from jobctrl.materials.drafts import COVER_TASK, TAILOR_TASK, CoverLetterDraft, ResumeDraft
-from jobctrl.materials.offline_writer import OfflineMaterialsWriter
-from jobctrl.materials.profile import CandidateProfile, TargetPosting
-from jobctrl.materials.render_pdf import RenderPdf, render_pdf
-from jobctrl.materials.rendering.html import PageSize
-from jobctrl.materials.rendering.lanes import RenderLanes
-from jobctrl.materials.rendering.pdf import PdfRenderer
-from jobctrl.materials.tailor_resume import TailorResume, TailorStatus, tailor_resume
-from jobctrl.materials.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
+from jobctrl.materials.adapters.artifacts import ArtifactStore
+from jobctrl.materials.adapters.offline_writer import OfflineMaterialsWriter
+from jobctrl.materials.adapters.rendering.html import PageSize
+from jobctrl.materials.adapters.rendering.lanes import RenderLanes
+from jobctrl.materials.domain.aggregate import ArtifactType
+from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
+from jobctrl.materials.ports import COVER_TASK, TAILOR_TASK, CoverLetterDraft, PdfRenderer, ResumeDraft
+from jobctrl.materials.use_cases._common import WriteOrigin
+from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdf
+from jobctrl.materials.use_cases.tailor_resume import TailorResume, TailorStatus, tailor_resume
+from jobctrl.materials.use_cases.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
 
 MaterialsInputs = Callable[[str], tuple[CandidateProfile, TargetPosting] | None]
 Eligibility = Callable[[str], str | None]

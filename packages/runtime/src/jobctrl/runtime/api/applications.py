@@ -24,7 +24,7 @@ from jobctrl.apply.facts import email_target
 from jobctrl.apply.job_application import JobApplication, RunStatus
 from jobctrl.apply.use_cases.record_outcome import USER_WORD, InvalidOutcome, record_outcome
 from jobctrl.kernel.clock import isoformat
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.orchestration.digest import acknowledge_digest, last_acknowledged
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.spend.ledger import SpendLedger

@@ -41,8 +41,8 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
-from jobctrl.materials.artifacts import ArtifactKind
-from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.materials.adapters.artifacts import ArtifactKind
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.stages import limits
 from jobctrl.orchestration.workflows.ids import TASK_QUEUE
 from jobctrl.projections import ProjectionStatus, read_status

@@ -1,7 +1,7 @@
 """``jobctrl profile import FILE [--dry-run]`` and ``jobctrl profile show [--format json]``.
 
 Import reads a JSON Resume document (schema v1.0.0) or the project's own profile JSON (the saved
-document's sections, or the flat shape of ``jobctrl.materials.sample.SAMPLE_PROFILE``), gives every
+document's sections, or the flat shape of ``jobctrl.materials.domain.sample.SAMPLE_PROFILE``), gives every
 entry without an id a stable one, validates, and saves one new profile version through the same use
 case as ``PATCH /v1/profile`` (``ProfileService.save_profile``).  Any problem exits 2 listing each
 field path, and nothing is written.

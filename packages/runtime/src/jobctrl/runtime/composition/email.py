@@ -14,7 +14,7 @@ from collections.abc import Callable
 from jobctrl.apply.adapters.smtp import SmtpEmailSender
 from jobctrl.apply.ports import EmailSenderPort
 from jobctrl.kernel.errors import ConfigurationError
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.orchestration.settings.model import OrchestrationSettings
 
 

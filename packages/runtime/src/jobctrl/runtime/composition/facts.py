@@ -23,13 +23,13 @@ from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.kernel.text import bound_text, plain_text
-from jobctrl.materials.aggregate import ArtifactType, JobMaterials
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
-from jobctrl.materials.documents import decode_cover_letter
-from jobctrl.materials.profile import MAX_POSTING_TEXT, TargetPosting
-from jobctrl.materials.profile import CandidateProfile as MaterialsProfile
-from jobctrl.materials.render_pdf import pdf_artifact_id
-from jobctrl.materials.rendering.html import PageSize
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.materials.adapters.rendering.html import PageSize
+from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
+from jobctrl.materials.domain.documents import decode_cover_letter
+from jobctrl.materials.domain.profile import MAX_POSTING_TEXT, TargetPosting
+from jobctrl.materials.domain.profile import CandidateProfile as MaterialsProfile
+from jobctrl.materials.use_cases.render_pdf import pdf_artifact_id
 from jobctrl.orchestration.workflows.ids import discover_workflow_id
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.composition.profiles import materials_profile, saved_profile, scoring_profile

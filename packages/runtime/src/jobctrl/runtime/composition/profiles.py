@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from jobctrl.kernel.store import EventStore
-from jobctrl.materials.profile import CandidateProfile as MaterialsProfile
+from jobctrl.materials.domain.profile import CandidateProfile as MaterialsProfile
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.scoring.domain.profile import SPONSORSHIP_NEEDED, EvidenceItem, EvidenceKind
 from jobctrl.scoring.domain.profile import CandidateProfile as ScoringProfile

@@ -37,9 +37,10 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.llm import LlmPort, LlmSettings, OfflineProvider, build_provider
 from jobctrl.materials.activities import MaterialsActivities, register_offline_materials
-from jobctrl.materials.artifacts import ArtifactStore
-from jobctrl.materials.rendering.html import PageSize
-from jobctrl.materials.rendering.pdf import ChromiumPdfRenderer, PdfRenderer
+from jobctrl.materials.adapters.artifacts import ArtifactStore
+from jobctrl.materials.adapters.rendering.html import PageSize
+from jobctrl.materials.adapters.rendering.pdf import ChromiumPdfRenderer
+from jobctrl.materials.ports import PdfRenderer
 from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.orchestration.activities import PreparationStateActivities
 from jobctrl.orchestration.settings.model import OrchestrationSettings

@@ -24,7 +24,7 @@ from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.postings import scaled_postings
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.materials.sample import SAMPLE_PROFILE
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import DevServer, local_runtime
 from jobctrl.runtime.pipeline import run_pipeline

@@ -11,7 +11,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.materials.events import CoverLetterGenerated, PdfRendered, ResumeApproved
 from jobctrl.orchestration import record_pipeline_steps, record_workflow_outcome, record_workflow_started
 from jobctrl.orchestration.events import ExecutionRef, Stage, StepKind

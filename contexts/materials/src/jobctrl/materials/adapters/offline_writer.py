@@ -15,7 +15,9 @@ from pydantic import BaseModel
 
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.llm.port import LlmUsage, StructuredRequest, StructuredResult
-from jobctrl.materials.drafts import (
+from jobctrl.materials.domain.evidence import normalise
+from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
+from jobctrl.materials.ports import (
     COVER_TASK,
     TAILOR_TASK,
     ClaimMapping,
@@ -25,8 +27,6 @@ from jobctrl.materials.drafts import (
     ResumeDraft,
     SkillCategoryUpdate,
 )
-from jobctrl.materials.evidence import normalise
-from jobctrl.materials.profile import CandidateProfile, TargetPosting
 
 T = TypeVar("T", bound=BaseModel)
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 
-from jobctrl.materials.documents import (
+from jobctrl.materials.domain.documents import (
     ClaimLink,
     CoverLetter,
     Line,
@@ -25,11 +25,11 @@ from jobctrl.materials.documents import (
     ResumeExperience,
     TailoredResume,
 )
-from jobctrl.materials.drafts import CoverLetterDraft, DraftLine, ExperienceUpdate, ResumeDraft
-from jobctrl.materials.evidence import EvidenceIndex, normalise
-from jobctrl.materials.fabrication import unsupported_claims
-from jobctrl.materials.profile import IDENTITY_FACT_ID, CandidateProfile, Experience, TargetPosting
-from jobctrl.materials.validation import FABRICATION_CODES, IssueCode, ValidationIssue
+from jobctrl.materials.domain.evidence import EvidenceIndex, normalise
+from jobctrl.materials.domain.fabrication import unsupported_claims
+from jobctrl.materials.domain.profile import IDENTITY_FACT_ID, CandidateProfile, Experience, TargetPosting
+from jobctrl.materials.domain.validation import FABRICATION_CODES, IssueCode, ValidationIssue
+from jobctrl.materials.ports import CoverLetterDraft, DraftLine, ExperienceUpdate, ResumeDraft
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -11,8 +11,8 @@ from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import checked_id
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.text import bound_text
-from jobctrl.materials._common import WriteOrigin, load, now, repository
-from jobctrl.materials.aggregate import RetailorKind
+from jobctrl.materials.domain.aggregate import RetailorKind
+from jobctrl.materials.use_cases._common import WriteOrigin, load, now, repository
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import checked_id
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.text import bounded_code
-from jobctrl.materials._common import WriteOrigin, load, now, repository
+from jobctrl.materials.use_cases._common import WriteOrigin, load, now, repository
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from functools import cache
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from jobctrl.materials.documents import CoverLetter, TailoredResume
-from jobctrl.materials.errors import InvalidPostingError
+from jobctrl.materials.domain.documents import CoverLetter, TailoredResume
+from jobctrl.materials.domain.errors import InvalidPostingError
 
 
 class PageSize(StrEnum):
@@ -42,7 +42,7 @@ COVER_LETTER_TEMPLATE = "cover_letter.html.j2"
 def _environment() -> Environment:
     """One environment per process: templates are compiled once (rendering is thread-safe)."""
     return Environment(
-        loader=PackageLoader("jobctrl.materials.rendering", "templates"),
+        loader=PackageLoader("jobctrl.materials.adapters.rendering", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,

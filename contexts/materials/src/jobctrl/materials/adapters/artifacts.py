@@ -24,7 +24,7 @@ from pathlib import Path
 import msgspec
 
 from jobctrl.kernel.ids import InvalidIdError, checked_id, deterministic_id
-from jobctrl.materials.errors import (
+from jobctrl.materials.domain.errors import (
     ArtifactDigestMismatchError,
     ArtifactNotFoundError,
     InvalidArtifactIdError,

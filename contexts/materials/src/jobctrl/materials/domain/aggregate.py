@@ -17,7 +17,7 @@ from enum import StrEnum
 
 from jobctrl.kernel.aggregate import Aggregate, applies
 from jobctrl.kernel.errors import AttemptBudgetExhaustedError
-from jobctrl.materials.errors import ArtifactNotFoundError, NoAcceptedResumeError
+from jobctrl.materials.domain.errors import ArtifactNotFoundError, NoAcceptedResumeError
 from jobctrl.materials.events import (
     BulletProvenanceRecorded,
     CoverLetterGenerated,

@@ -1,4 +1,6 @@
-"""What the model may return: the LLM response models (pydantic, extra fields forbidden).
+"""What Materials needs from outside: the HTML → PDF renderer (``PdfRenderer``, served by
+``adapters.rendering.pdf.ChromiumPdfRenderer``) and what the model may return through the LLM port,
+the response models (pydantic, extra fields forbidden).
 
 These are the *mutable fields* of a tailored resume and nothing else: summary sentences, experience
 bullet updates (keyed by an existing experience id), skill-category ordering/updates (keyed by an existing
@@ -9,10 +11,18 @@ schema, so the model has no way to express a change to them; an unknown id is re
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from pydantic import BaseModel, ConfigDict, Field
 
 TAILOR_TASK = "tailor_resume"
 COVER_TASK = "write_cover_letter"
+
+
+class PdfRenderer(Protocol):
+    def render(self, html: str) -> bytes:
+        """Return PDF bytes for ``html``, page size taken from the CSS ``@page`` rule."""
+        ...
 
 
 class _Draft(BaseModel):

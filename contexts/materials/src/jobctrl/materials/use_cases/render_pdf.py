@@ -15,13 +15,19 @@ from enum import StrEnum
 
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
-from jobctrl.materials._common import WriteOrigin, decide_and_save, load, now, repository
-from jobctrl.materials.aggregate import ArtifactType
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
-from jobctrl.materials.documents import decode_cover_letter, decode_resume
-from jobctrl.materials.errors import NoAcceptedResumeError
-from jobctrl.materials.rendering.html import DEFAULT_THEME, PageSize, cover_letter_html, resume_html, theme
-from jobctrl.materials.rendering.pdf import PdfRenderer
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
+from jobctrl.materials.adapters.rendering.html import (
+    DEFAULT_THEME,
+    PageSize,
+    cover_letter_html,
+    resume_html,
+    theme,
+)
+from jobctrl.materials.domain.aggregate import ArtifactType
+from jobctrl.materials.domain.documents import decode_cover_letter, decode_resume
+from jobctrl.materials.domain.errors import NoAcceptedResumeError
+from jobctrl.materials.ports import PdfRenderer
+from jobctrl.materials.use_cases._common import WriteOrigin, decide_and_save, load, now, repository
 
 
 class RenderStatus(StrEnum):

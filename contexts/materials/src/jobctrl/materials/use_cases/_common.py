@@ -12,8 +12,8 @@ from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import ConcurrencyConflict, EventStore
-from jobctrl.materials.aggregate import JobMaterials
-from jobctrl.materials.profile import CandidateProfile, TargetPosting
+from jobctrl.materials.domain.aggregate import JobMaterials
+from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
 
 R = TypeVar("R")
 SAVE_ATTEMPTS = 3

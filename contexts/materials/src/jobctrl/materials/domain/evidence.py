@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jobctrl.materials.profile import IDENTITY_FACT_ID, CandidateProfile
+from jobctrl.materials.domain.profile import IDENTITY_FACT_ID, CandidateProfile
 
 _MONTHS = [
     "january",

@@ -1,4 +1,4 @@
-"""The HTML → PDF port and its adapter on the system Chromium (Playwright, sync API).
+"""The HTML → PDF adapter (``ports.PdfRenderer``) on the system Chromium (Playwright, sync API).
 
 ``ChromiumPdfRenderer`` launches one browser lazily and reuses it, and one page in it, for every render
 (launching costs about a second, a fresh page a new browser context and renderer process); a page
@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from contextlib import suppress
 from types import TracebackType
-from typing import Protocol
 
 from playwright.sync_api import Browser, Page, Playwright, Route, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from jobctrl.materials.errors import PdfRenderError
+from jobctrl.materials.domain.errors import PdfRenderError
 
 CHROMIUM_PATH = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -29,12 +28,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-
-class PdfRenderer(Protocol):
-    def render(self, html: str) -> bytes:
-        """Return PDF bytes for ``html``, page size taken from the CSS ``@page`` rule."""
-        ...
 
 
 class ChromiumPdfRenderer:

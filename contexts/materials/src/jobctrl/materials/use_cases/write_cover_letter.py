@@ -17,7 +17,14 @@ from pydantic import ValidationError
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm.port import LlmPort, SpendRecorder, StructuredRequest
-from jobctrl.materials._common import (
+from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore, artifact_id_for, sha256_hex
+from jobctrl.materials.domain.aggregate import MAX_COVER_ATTEMPTS, MaterialsStage
+from jobctrl.materials.domain.assembly import assemble_cover_letter
+from jobctrl.materials.domain.documents import encode
+from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
+from jobctrl.materials.domain.validation import IssueCode, ValidationIssue
+from jobctrl.materials.ports import COVER_TASK, CoverLetterDraft
+from jobctrl.materials.use_cases._common import (
     GROUNDING_RULES,
     MAX_REPORTED_ISSUES,
     WriteOrigin,
@@ -28,13 +35,6 @@ from jobctrl.materials._common import (
     prompt_for,
     repository,
 )
-from jobctrl.materials.aggregate import MAX_COVER_ATTEMPTS, MaterialsStage
-from jobctrl.materials.artifacts import ArtifactKind, ArtifactStore, artifact_id_for, sha256_hex
-from jobctrl.materials.assembly import assemble_cover_letter
-from jobctrl.materials.documents import encode
-from jobctrl.materials.drafts import COVER_TASK, CoverLetterDraft
-from jobctrl.materials.profile import CandidateProfile, TargetPosting
-from jobctrl.materials.validation import IssueCode, ValidationIssue
 
 
 class CoverStatus(StrEnum):

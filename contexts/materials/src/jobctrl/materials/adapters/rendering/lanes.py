@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 from jobctrl.activity_contracts.threads import run_heartbeating
-from jobctrl.materials.rendering.pdf import PdfRenderer
+from jobctrl.materials.ports import PdfRenderer
 
 T = TypeVar("T")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jobctrl.materials.profile import CandidateProfile, TargetPosting
+from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
 
 SAMPLE_PROFILE: dict[str, object] = {
     "version": 3,

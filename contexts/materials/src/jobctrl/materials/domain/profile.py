@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from jobctrl.kernel.ids import InvalidIdError, checked_id
-from jobctrl.materials.errors import InvalidPostingError, InvalidProfileError
+from jobctrl.materials.domain.errors import InvalidPostingError, InvalidProfileError
 
 IDENTITY_FACT_ID = "identity"
 MAX_POSTING_TEXT = 12_000  # characters of posting text a prompt carries

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from jobctrl.kernel.text import bound_text
-from jobctrl.materials.fabrication import ClaimKind
+from jobctrl.materials.domain.fabrication import ClaimKind
 
 
 class IssueCode(StrEnum):

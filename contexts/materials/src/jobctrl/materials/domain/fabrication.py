@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from jobctrl.materials.evidence import Evidence, normalise
+from jobctrl.materials.domain.evidence import Evidence, normalise
 
 
 class ClaimKind(StrEnum):

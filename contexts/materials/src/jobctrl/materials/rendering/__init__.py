@@ -1,1 +1,0 @@
-"""HTML/CSS templates (Jinja2) and the HTML → PDF port with its Chromium adapter."""
