@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime
 
@@ -12,6 +13,7 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import AppendRequest, ConcurrencyConflict, EventStore, open_database
+from jobctrl.kernel.store.commits import listen_for_commits
 from jobctrl.testing.plugin import PgSchema
 
 pytestmark = pytest.mark.postgres
@@ -61,3 +63,33 @@ def test_each_commit_notifies_its_last_position_and_a_refused_one_notifies_nothi
             store.append("a", 0, [_event(5)])
         payloads = [n.payload for n in listener.notifies(timeout=1.0, stop_after=3)]
     assert payloads == ["3", "4"]
+
+
+def test_listen_for_commits_hears_an_append_committed_on_another_connection(
+    pg_store: tuple[EventStore, str],
+) -> None:
+    """What a reader in another process relies on: the append's own ``pg_notify`` (ADR 0235)."""
+    store, _url = pg_store
+
+    async def scenario() -> list[int]:
+        heard: asyncio.Queue[int] = asyncio.Queue()
+        listener = asyncio.create_task(
+            listen_for_commits(store.db.engine.url, store.notify_channel, heard.put_nowait)
+        )
+        try:
+            async with asyncio.timeout(5):
+                while True:  # the LISTEN may not be in place yet: append until one is heard
+                    result = await asyncio.to_thread(
+                        store.append, f"s{store.head_position()}", None, [_event(1)]
+                    )
+                    try:
+                        async with asyncio.timeout(0.3):
+                            return [await heard.get(), result.last_position]
+                    except TimeoutError:
+                        continue
+        finally:
+            listener.cancel()
+            await asyncio.gather(listener, return_exceptions=True)
+
+    got, committed = asyncio.run(scenario())
+    assert got == committed

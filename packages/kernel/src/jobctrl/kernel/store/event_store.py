@@ -20,6 +20,7 @@ from sqlalchemy import Connection, func, select, text
 
 from jobctrl.kernel.events import NewEvent, StoredEvent
 from jobctrl.kernel.registry import EventRegistry
+from jobctrl.kernel.store.commits import SIGNALS, CommitCallback, log_key
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, PayloadTooLarge
 from jobctrl.kernel.store.limits import check_lengths
@@ -170,6 +171,11 @@ class EventStore:
         # PostgreSQL channels are per database, not per schema: stores sharing a database (tests,
         # several tenants' schemas) can keep their wake-ups apart with their own channel.
         self.notify_channel = notify_channel
+        self._log_key = log_key(db.engine.url, notify_channel)
+
+    def on_commit(self, callback: CommitCallback) -> Callable[[], None]:
+        """``callback(last_position)`` after each commit on this log in this process (ADR 0235)."""
+        return SIGNALS.subscribe(self._log_key, callback)
 
     # -- schema -----------------------------------------------------------------------------------
     def create_schema(self) -> None:
@@ -187,6 +193,7 @@ class EventStore:
                 )
         for callback in tx._after_commit:  # reached only when the block above committed
             callback()
+        SIGNALS.publish(self._log_key, tx.last_position)  # nothing when nothing was appended
 
     def append(
         self, stream_id: str, expected_version: int | None, events: Sequence[NewEvent]
@@ -206,6 +213,7 @@ class EventStore:
             last = max((r.last_position for r in results), default=0)
             if last and self.db.is_postgres:
                 cur.execute("SELECT pg_notify(%s, %s)", (self.notify_channel, str(last)))
+        SIGNALS.publish(self._log_key, last)
         return results
 
     @contextmanager

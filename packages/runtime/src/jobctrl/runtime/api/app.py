@@ -127,7 +127,9 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
         migrate(db)  # the read models every read route queries
         create_orchestration_tables(db)
         create_heartbeat_table(db)
-        hub = EventHub(store, poll_interval=cfg.sse_poll_s, queue_batches=cfg.queue_batches)
+        # The beat wakes idle clients for their keep-alive and heartbeat, at half the shorter period.
+        beat = min(cfg.keepalive_s, cfg.heartbeat_s) / 2
+        hub = EventHub(store, poll_interval=cfg.sse_poll_s, queue_batches=cfg.queue_batches, beat_s=beat)
         await hub.start()
         app.state.services = Services(
             db=db,

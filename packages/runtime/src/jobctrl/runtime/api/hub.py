@@ -10,6 +10,11 @@ A client whose queue is full is not allowed to stall the others: its queued batc
 it is cut off with a ``reconnect`` frame carrying the last position it was actually handed, so its
 browser's EventSource resumes from there (``Last-Event-ID``) and nothing is lost.
 
+The hub wakes the moment an append commits: through any store over the same log in this process,
+and on PostgreSQL through ``LISTEN`` on the store's notify channel; the poll stays as the fallback
+for writers in other processes on SQLite (ADR 0235).  There are no per-client timers: the hub's one
+``beat_s`` cadence wakes every idle client, which then writes its keep-alive or heartbeat if due.
+
 A client that resumes from an older position is first served from the database (a per-connection
 catch-up read, not a per-tick read) and then joins the live feed; positions already handed out are
 skipped, so the join is seamless and nothing is sent twice.
@@ -21,13 +26,14 @@ import asyncio
 import contextlib
 import logging
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
 
 from jobctrl.kernel.events import StoredEvent
 from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.store.commits import listen_for_commits
 from jobctrl.runtime.api.stream_privacy import stream_payload
 
 log = logging.getLogger(__name__)
@@ -113,6 +119,7 @@ class EncodedBatch:
 
 
 _CLOSED = EncodedBatch((), ())  # sentinel: the hub stopped or the client was cut off
+_BEAT = EncodedBatch((), ())  # sentinel: the hub's beat woke an idle client (no frames)
 
 
 @dataclass(frozen=True)
@@ -138,18 +145,44 @@ class EventHub:
     poll_interval: float = 0.25
     batch_size: int = 1000
     queue_batches: int = 64
+    beat_s: float | None = None  # wake idle clients this often (None: clients time their own waits)
     head: int = 0
     stats: HubStats = field(default_factory=HubStats)
     _clients: set[_Client] = field(default_factory=set)
     _task: asyncio.Task[None] | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _stopping: bool = False
+    _unsubscribe: list[Callable[[], None]] = field(default_factory=list)
+    _listener: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self.head = await asyncio.to_thread(self.store.head_position)
+        loop = asyncio.get_running_loop()
+        wake = self._wake
+
+        def committed(_position: int) -> None:  # on the writer's thread: hand the wake-up over
+            if not wake.is_set():
+                with contextlib.suppress(RuntimeError):  # the loop already closed
+                    loop.call_soon_threadsafe(wake.set)
+
+        self._unsubscribe.append(self.store.on_commit(committed))
+        if self.store.db.is_postgres:
+            db = self.store.db
+            self._listener = asyncio.create_task(
+                listen_for_commits(db.engine.url, self.store.notify_channel, lambda _p: wake.set()),
+                name="jobctrl-sse-listen",
+            )
         self._task = asyncio.create_task(self._run(), name="jobctrl-sse-hub")
 
     async def stop(self) -> None:
+        for undo in self._unsubscribe:
+            undo()
+        self._unsubscribe.clear()
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
         if self._task is not None:
             # Let an in-flight read finish (a cancelled ``to_thread`` read would keep its thread and
             # its connection past ``db.dispose()``); cancel only if it does not end in time.
@@ -173,7 +206,10 @@ class EventHub:
         return len(self._clients)
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_beat = loop.time() + self.beat_s if self.beat_s else None
         while not self._stopping:
+            self._wake.clear()  # before the read: a commit during it wakes the next wait at once
             try:
                 await self.tick()
             except asyncio.CancelledError:
@@ -182,9 +218,20 @@ class EventHub:
                 log.exception("SSE hub tick failed; retrying")
             if self._stopping:
                 return
+            timeout = self.poll_interval
+            if next_beat is not None and self.beat_s:
+                if loop.time() >= next_beat:
+                    self._beat()
+                    next_beat = loop.time() + self.beat_s
+                timeout = max(0.0, min(timeout, next_beat - loop.time()))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_interval)
-            self._wake.clear()
+                await asyncio.wait_for(self._wake.wait(), timeout)
+
+    def _beat(self) -> None:
+        """Wake every idle client once (one shared sentinel, no per-client timer)."""
+        for client in self._clients:
+            if client.queue.empty() and not client.overflowed:
+                client.queue.put_nowait(_BEAT)
 
     def _encode(self, rows: Sequence[StoredEvent]) -> list[bytes]:
         self.stats.frames_encoded += len(rows)
@@ -287,6 +334,10 @@ class Subscription:
         batches = [first]
         while batches[-1] is not _CLOSED and not queue.empty():
             batches.append(queue.get_nowait())
+        if _BEAT in batches:
+            batches = [b for b in batches if b is not _BEAT]
+            if not batches:
+                return Delivery(b"", client.last_sent)
         ended = batches[-1] is _CLOSED
         if ended:
             batches.pop()

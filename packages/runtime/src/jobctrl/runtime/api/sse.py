@@ -39,7 +39,8 @@ async def event_stream(
     next_heartbeat = time.monotonic() + heartbeat_s
     try:
         while True:
-            timeout = max(0.0, min(next_keepalive, next_heartbeat) - time.monotonic())
+            # With a beating hub, the hub's one cadence wakes this client: no timer of its own.
+            timeout = None if hub.beat_s else max(0.0, min(next_keepalive, next_heartbeat) - time.monotonic())
             try:
                 delivery = await source.next(timeout)
             except HubClosed:
