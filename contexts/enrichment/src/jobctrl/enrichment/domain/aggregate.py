@@ -39,6 +39,7 @@ class PostingEnrichment(Aggregate):
         self.snapshot_ref: str | None = None
         self.tier: ExtractionTier | None = None
         self.application_url = ""
+        self.full_description: str | None = None  # the latest JobEnriched's (the posting page's text)
         self.failed_attempts = 0
         self.last_failure: FailureClass | None = None
         self.blocked_source: str | None = None
@@ -136,6 +137,7 @@ class PostingEnrichment(Aggregate):
     @applies(JobEnriched)
     def _enriched(self, event: JobEnriched) -> None:
         self.application_url = event.application_url
+        self.full_description = event.full_description
 
     @applies(PostingContentSnapshotFailed)
     def _snapshot_failed(self, event: PostingContentSnapshotFailed) -> None:

@@ -40,6 +40,7 @@ class JobScore(Aggregate):
         self.policy_version: int | None = None
         self.stale_for_policy: int | None = None
         self.breakdown: ScoreBreakdown | None = None
+        self.keywords: tuple[str, ...] = ()  # the latest JobScored's (what the materials tailor to)
 
     @property
     def is_stale(self) -> bool:
@@ -95,6 +96,7 @@ class JobScore(Aggregate):
         self.breakdown = msgspec.convert(event.breakdown, ScoreBreakdown)
         self.policy_version = self.breakdown.policy_version
         self.stale_for_policy = None
+        self.keywords = tuple(event.keywords)
 
     @applies(ScoreCorrected)
     def _corrected(self, event: ScoreCorrected) -> None:

@@ -16,8 +16,7 @@ from jobctrl.apply.job_application import JobApplication
 from jobctrl.discovery.commands.link_execution_members import load_execution
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import JobDiscovered
-from jobctrl.enrichment.events import JobEnriched
-from jobctrl.enrichment.use_cases.enrich_job import EnrichJob
+from jobctrl.enrichment import EnrichJob, PostingEnrichment
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
@@ -33,10 +32,9 @@ from jobctrl.materials.use_cases.render_pdf import pdf_artifact_id
 from jobctrl.orchestration.workflows.ids import discover_workflow_id
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.composition.profiles import materials_profile, saved_profile, scoring_profile
+from jobctrl.scoring import CandidateProfile as ScoringProfile
+from jobctrl.scoring import JobScore
 from jobctrl.scoring.activities import eligibility
-from jobctrl.scoring.domain.aggregates import JobScore
-from jobctrl.scoring.domain.profile import CandidateProfile as ScoringProfile
-from jobctrl.scoring.events import JobScored
 
 MAX_ROLE = 200
 
@@ -95,13 +93,10 @@ class JobFacts:
         return discovered_in(self.store, job_id)
 
     def enriched_description(self, job_id: str) -> str | None:
-        """The latest ``JobEnriched.fullDescription`` (the posting page's text), if enriched."""
-        text: str | None = None
-        for stored in self.store.read_stream(f"enrich-{job_id}"):
-            if stored.event_type == JobEnriched.event_type:
-                event = self.store.registry.decode(stored)
-                assert isinstance(event, JobEnriched)
-                text = event.full_description
+        """The latest ``JobEnriched.fullDescription`` (the posting page's text), if enriched: read
+        from enrichment's ``PostingEnrichment``, the one fold of that stream."""
+        enrichment = AggregateRepository.for_class(self.store, PostingEnrichment).load(job_id)
+        text = None if enrichment is None else enrichment.full_description
         return text if text and text.strip() else None
 
     def description(self, job_id: str) -> str | None:
@@ -179,13 +174,9 @@ class JobFacts:
         return eligibility(self.store, job_id, self.min_score)
 
     def keywords(self, job_id: str) -> list[str]:
-        keywords: list[str] = []
-        for stored in self.store.read_stream(f"score-{job_id}"):
-            if stored.event_type == JobScored.event_type:
-                event = self.store.registry.decode(stored)
-                assert isinstance(event, JobScored)
-                keywords = list(event.keywords)
-        return keywords[:20]
+        """The latest score's keywords, from scoring's ``JobScore`` (the one fold of ``score-…``)."""
+        score = AggregateRepository.for_class(self.store, JobScore).load(job_id)
+        return [] if score is None else list(score.keywords[:20])
 
     def materials_inputs(self, job_id: str) -> tuple[MaterialsProfile, TargetPosting] | None:
         profile, found = self._materials_profile(), self.discovered(job_id)
