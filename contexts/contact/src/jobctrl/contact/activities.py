@@ -3,7 +3,8 @@
 
 The pages are the ones the user supplied for this task (the source-access policy allows only their
 hosts); fetches go through the politeness gateway on a private event loop (a sync activity).  The
-candidates land sealed, in review; nothing becomes a contact here.  The task's events are written
+first attempt records the task itself when the starter did not.  The candidates land sealed, in
+review; nothing becomes a contact here.  The task's events are written
 under the workflow's tenant (``ContactResearchActivityInput.tenant_id``).
 """
 
@@ -19,6 +20,7 @@ from jobctrl.activity_contracts.contracts import ContactResearchActivityInput, C
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.contact.commands.run_research import ResearchReport, run_research
 from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.commands.start_research import start_research
 from jobctrl.contact.extraction import TASK, ContactResearchCandidates, extract_offline
 from jobctrl.contact.policy import SourceAccessPolicy, allowlist_from
 from jobctrl.contact.ports import PageFetcher
@@ -62,4 +64,8 @@ class ContactActivities:
                 llm=self.services.llm, spend=self.services.spend, fetcher=fetcher,
                 tenant_id=params.tenant_id,
             )  # fmt: skip
+            if services.tasks.load(params.task_id) is None:
+                # The route and the CLI only start the workflow; its first attempt records the task
+                # (a retry finds it recorded), so a start Temporal refused leaves nothing behind.
+                start_research(services, params.task_id, employer=params.employer, job_id=params.job_id)
             return await run_research(services, params.task_id, list(params.sources), policy)

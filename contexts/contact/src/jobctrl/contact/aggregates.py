@@ -2,7 +2,7 @@
 
 A research task moves started → (candidates proposed) → needs_review → completed, or → failed.  A
 candidate becomes a contact only by explicit confirmation; a confirmed candidate cannot be confirmed
-twice, and a finished task accepts nothing more.
+twice, a rejected one cannot be confirmed at all, and a finished task accepts nothing more.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from enum import StrEnum
 from jobctrl.contact.events import (
     ContactAttributeRecorded,
     ContactCandidateProposed,
+    ContactCandidateRejected,
     ContactCreated,
     ContactDeleted,
     ContactResearchSourceAttempted,
@@ -48,6 +49,7 @@ class ContactResearchTask(Aggregate):
         super().__init__(aggregate_id)
         self.state = TaskState.NEW
         self.candidates: dict[str, ContactCandidateProposed] = {}
+        self.rejected: set[str] = set()
 
     def start(self, *, employer: str | None, job_id: str | None, at: str) -> None:
         if self.state is not TaskState.NEW:
@@ -81,9 +83,27 @@ class ContactResearchTask(Aggregate):
 
     def candidate_for_confirmation(self, candidate_id: str) -> ContactCandidateProposed:
         """The candidate, if it may be confirmed now (the Contact stream guards against a second time)."""
+        candidate = self._in_review(candidate_id, "confirmed")
+        if candidate_id in self.rejected:
+            raise ContactRuleViolation(f"candidate {candidate_id} was rejected")
+        return candidate
+
+    def reject(self, candidate_id: str, *, reason: str, at: str) -> None:
+        """The user turns a proposal down (a confirmed one stays a contact: delete it instead)."""
+        self._in_review(candidate_id, "rejected")
+        if candidate_id in self.rejected:
+            raise ContactRuleViolation(f"candidate {candidate_id} was already rejected")
+        self._record(
+            ContactCandidateRejected(
+                task_id=self.id, candidate_id=candidate_id,
+                reason=bounded_code(reason, fallback="not_relevant"), rejected_at=at,
+            )
+        )  # fmt: skip
+
+    def _in_review(self, candidate_id: str, verb: str) -> ContactCandidateProposed:
         if self.state is not TaskState.NEEDS_REVIEW:
             raise ContactRuleViolation(
-                f"task {self.id} is {self.state}; only candidates in review can be confirmed"
+                f"task {self.id} is {self.state}; only candidates in review can be {verb}"
             )
         if candidate_id not in self.candidates:
             raise ContactRuleViolation(f"no candidate {candidate_id} in task {self.id}")
@@ -112,6 +132,10 @@ class ContactResearchTask(Aggregate):
     @applies(ContactCandidateProposed)
     def _proposed(self, event: ContactCandidateProposed) -> None:
         self.candidates[event.candidate_id] = event
+
+    @applies(ContactCandidateRejected)
+    def _rejected(self, event: ContactCandidateRejected) -> None:
+        self.rejected.add(event.candidate_id)
 
     @applies(ContactResearchSourceAttempted)
     def _attempted(self, _: ContactResearchSourceAttempted) -> None:

@@ -92,6 +92,17 @@ class ContactCandidateProposed(DomainEvent, frozen=True):
     sealed_candidate: str | None = None
 
 
+class ContactCandidateRejected(DomainEvent, frozen=True):
+    """The user said a proposed person is not to be kept: never a contact, and their sealed data is
+    forgotten with this fact (ADR 0210)."""
+
+    event_type = "ContactCandidateRejected"
+    task_id: str
+    candidate_id: str
+    reason: Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+    rejected_at: str
+
+
 class ContactResearchTaskNeedsReview(DomainEvent, frozen=True):
     event_type = "ContactResearchTaskNeedsReview"
     task_id: str
@@ -221,6 +232,7 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     FollowUpCompleted,
     FollowUpDismissed,
     ContactResearchSourceAttempted,
+    ContactCandidateRejected,
 )
 
 

@@ -140,6 +140,8 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "SourceRemoved",
     # discovery: each source's outcome per run, its health history (ADR 0152)
     "SourceCrawlRecorded",
+    # contact: a proposed person the user rejected in review (ADR 0210)
+    "ContactCandidateRejected",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

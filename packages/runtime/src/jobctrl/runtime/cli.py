@@ -15,6 +15,7 @@ from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.runtime.commands import (
     applications,
     config,
+    contacts,
     demo,
     events,
     jobs,
@@ -75,6 +76,7 @@ app.command("worker")(worker.worker)
 app.add_typer(applications.apply_app, name="apply")
 app.command("digest")(applications.digest)
 app.command("outcome")(applications.outcome)
+app.add_typer(contacts.app, name="contacts")
 
 
 def main() -> None:

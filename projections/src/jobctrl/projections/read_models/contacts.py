@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from jobctrl.contact.events import (
     ContactAttributeRecorded,
     ContactCandidateProposed,
+    ContactCandidateRejected,
     ContactCreated,
     ContactDeleted,
     ContactResearchSourceAttempted,
@@ -195,6 +196,13 @@ def on_candidate(row: ResearchTaskRow | None, event: ContactCandidateProposed, i
     return _task(row, event, info, candidates=(row.candidates if row else 0) + 1)
 
 
+def on_candidate_rejected(
+    row: ResearchTaskRow | None, event: ContactCandidateRejected, info: EventInfo
+) -> Any:
+    # The decision itself is read from the task's stream (the review); the row only moves on.
+    return row if row is None else _task(row, event, info)
+
+
 def on_needs_review(
     row: ResearchTaskRow | None, event: ContactResearchTaskNeedsReview, info: EventInfo
 ) -> Any:
@@ -266,6 +274,7 @@ TASKS_PROJECTION = Projection(
         Fold(ContactResearchTaskStarted, TASKS, _task_key, on_task_started),
         Fold(ContactCandidateProposed, TASKS, _task_key, on_candidate),
         Fold(ContactResearchTaskNeedsReview, TASKS, _task_key, on_needs_review),
+        Fold(ContactCandidateRejected, TASKS, _task_key, on_candidate_rejected),
         Fold(ContactResearchTaskCompleted, TASKS, _task_key, on_task_completed),
         Fold(ContactResearchTaskFailed, TASKS, _task_key, on_task_failed),
         Fold(ContactResearchSourceAttempted, TASKS, _task_key, on_source_attempted),

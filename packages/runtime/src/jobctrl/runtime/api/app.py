@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.errors import StorageUnavailable
@@ -32,6 +33,7 @@ from jobctrl.runtime.api import (
     applications,
     cancel_run,
     contact_research,
+    contacts,
     import_url,
     reads,
     retry_stage,
@@ -127,6 +129,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
         migrate(db)  # the read models every read route queries
         create_orchestration_tables(db)
         create_heartbeat_table(db)
+        PersonalDataVault(db).create_schema()  # the sealed candidates a contact review opens
         # The beat wakes idle clients for their keep-alive and heartbeat, at half the shorter period.
         beat = min(cfg.keepalive_s, cfg.heartbeat_s) / 2
         hub = EventHub(store, poll_interval=cfg.sse_poll_s, queue_batches=cfg.queue_batches, beat_s=beat)
@@ -171,7 +174,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
                    cancel_run.router, start_discovery.router, operations_router,
                    applications.router, applications.pages, sources.router,
-                   contact_research.router, scores.router, import_url.router):  # fmt: skip
+                   contact_research.router, contacts.router, scores.router, import_url.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"], responses={503: {"model": ErrorBody}})

@@ -22,8 +22,12 @@ from jobctrl.runtime.api.models import ErrorBody, Request, Wire
 from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.review_decision import current_facts
-from jobctrl.runtime.api.services import Services, services
-from jobctrl.runtime.api.workflow_control import TemporalUnavailable, WorkflowAlreadyRunning
+from jobctrl.runtime.api.services import Services, StoreContext, services
+from jobctrl.runtime.api.workflow_control import (
+    TemporalUnavailable,
+    WorkflowAlreadyRunning,
+    WorkflowControl,
+)
 
 router = APIRouter(prefix="/v1", tags=["contacts"])
 SourceUrl = Annotated[str, Field(pattern=r"^https?://[^\s]{1,1990}$")]
@@ -47,10 +51,17 @@ class ContactResearchStarted(Wire):
 async def start_contact_research(
     job_id: JobIdPath, body: ContactResearchRequest, svc: Annotated[Services, Depends(services)]
 ) -> ContactResearchStarted:
+    task_queue = svc.task_queue or SettingsStore(svc.db, clock=svc.clock).load().task_queue
+    return await start_job_research(svc, svc.require_control(), task_queue, job_id, list(body.sources))
+
+
+async def start_job_research(
+    svc: StoreContext, control: WorkflowControl, task_queue: str, job_id: str, sources: list[str]
+) -> ContactResearchStarted:
+    """Start ``ContactResearchWorkflow`` for the job (the route's and ``jobctrl contacts research``'s
+    one path): 404 for an unknown job and 503 without a ready worker, before anything starts."""
     facts = current_facts(svc, job_id)  # 404 for an unknown job
     require_ready_worker(svc.db, svc.clock.now())
-    control = svc.require_control()
-    task_queue = svc.task_queue or SettingsStore(svc.db, clock=svc.clock).load().task_queue
     task_id = str(uuid.uuid4())
     workflow_id = contact_research_workflow_id(svc.tenant_id, task_id)
     try:
@@ -58,7 +69,7 @@ async def start_contact_research(
             WORKFLOW_TYPE,
             ContactResearchInput(
                 task_id=task_id, tenant=svc.tenant_id, employer=facts.employer, job_id=job_id,
-                sources=list(body.sources),
+                sources=sources,
             ),
             workflow_id=workflow_id,
             task_queue=task_queue,

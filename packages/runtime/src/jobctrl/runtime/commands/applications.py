@@ -24,6 +24,7 @@ from jobctrl.apply.adapters.browser import CHROMIUM_ARGS, CHROMIUM_PATH
 from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
 from jobctrl.apply.run_events import ManualCompletionPrepared
 from jobctrl.apply.use_cases.record_outcome import USER_OUTCOMES, USER_WORD, InvalidOutcome, record_outcome
+from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.ids import LOCAL_TENANT
@@ -33,18 +34,21 @@ from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.api.applications import read_digest, read_review_queue
 from jobctrl.runtime.api.services import LocalContext
+from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
 
 out = Console()
 apply_app = typer.Typer(no_args_is_help=True, help="Review and hand-off of applications.")
 TenantOption = Annotated[str, typer.Option(help="the tenant to read and write under")]
 
 
-def _context(tenant: str) -> LocalContext:
+def context(tenant: str) -> LocalContext:
     db = open_database()
     store = EventStore(db, registry())
     store.create_schema()
     migrate(db)
     create_orchestration_tables(db)  # settings and the spend ledger the digest reads
+    PersonalDataVault(db).create_schema()  # the sealed candidates a contact review opens
+    create_heartbeat_table(db)  # the worker readiness a research start checks
     return LocalContext(db=db, store=store, clock=SystemClock(), tenant_id=tenant)
 
 
@@ -55,7 +59,7 @@ def digest(
     tenant: TenantOption = LOCAL_TENANT,
 ) -> None:
     """The daily digest: new matches, prepared, awaiting review, follow-ups due, spend."""
-    ctx = _context(tenant)
+    ctx = context(tenant)
     try:
         d = read_digest(ctx)
         table = Table(title=f"Digest (since {d.since or 'the beginning'})")
@@ -82,7 +86,7 @@ def outcome(
     tenant: TenantOption = LOCAL_TENANT,
 ) -> None:
     """Record what happened to an application (ApplicationOutcomeRecorded)."""
-    ctx = _context(tenant)
+    ctx = context(tenant)
     try:
         event = record_outcome(
             ctx.store, job_id=job_id, outcome=what, note=note, clock=ctx.clock, tenant_id=tenant
@@ -98,7 +102,7 @@ def outcome(
 @apply_app.command("review")
 def review(tenant: TenantOption = LOCAL_TENANT) -> None:
     """Prepared jobs awaiting an apply decision, with what the gate says."""
-    ctx = _context(tenant)
+    ctx = context(tenant)
     try:
         queue = read_review_queue(ctx, 200)
     finally:
@@ -115,7 +119,7 @@ def review(tenant: TenantOption = LOCAL_TENANT) -> None:
 
 
 def _handoff(tenant: str, job_id: str) -> ManualCompletionPrepared | None:
-    ctx = _context(tenant)
+    ctx = context(tenant)
     try:
         app = apply_jobs(ctx.store, ctx.clock, tenant).load(job_id)
     finally:
