@@ -4,12 +4,19 @@ prints them as one table (issue #17's "figures print in the test output").
 ``figures`` is a fixture: ``figures.record("lost events (kill -9 x20)", 0, goal="0", met=True)``.
 A figure whose goal is not met is printed as MISSED; the test that recorded it should also fail by
 its own assertion (the table is a report, not the judge).
+
+Under pytest-xdist the figures are recorded in the worker processes while the table is printed by
+the controller: each worker hands its figures over in ``workeroutput`` when it finishes, and the
+controller gathers them as each worker goes down (``pytest_testnodedown``), so ``-n 2`` prints the
+same table as a run in one process.
 """
 
 from __future__ import annotations
 
+import json
 import threading
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 import pytest
 
@@ -45,6 +52,23 @@ def figures(request: pytest.FixtureRequest) -> Figures:
     found = request.config.stash[_KEY]
     found._test = request.node.nodeid
     return found
+
+
+_OUTPUT = "jobctrl_figures"
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    output = getattr(session.config, "workeroutput", None)  # set only in an xdist worker
+    if output is not None and _KEY in session.config.stash:
+        output[_OUTPUT] = json.dumps([asdict(f) for f in session.config.stash[_KEY].items])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """xdist's controller: a worker finished; keep the figures it recorded."""
+    shipped = getattr(node, "workeroutput", {}).get(_OUTPUT)
+    if shipped:
+        node.config.stash[_KEY].items.extend(Figure(**f) for f in json.loads(shipped))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
