@@ -143,6 +143,19 @@ class CandidateProfile(_Model, frozen=True):
         return frozenset(s.casefold() for c in self.skills for s in c.skills)
 
 
+MAX_REQUIREMENTS = 60
+MAX_REQUIREMENT_TEXT = 400
+
+
+class PostingRequirement(_Model, frozen=True):
+    """One requirement of the posting as Scoring extracted it: what tailoring orders and selects by."""
+
+    text: str
+    tier: str = "must_have"  # must_have | nice_to_have
+    weight: float = 1.0
+    keywords: list[str] = []
+
+
 class TargetPosting(_Model, frozen=True):
     """What the materials are tailored to (from Enrichment/Scoring; handed in by orchestration)."""
 
@@ -152,6 +165,8 @@ class TargetPosting(_Model, frozen=True):
     keywords: list[str] = []
     # The posting's text (enriched, as text), bounded: what the model tailors to.
     description: str = ""
+    # The posting's requirements (the current score's ledger), most important first or in posting order.
+    requirements: list[PostingRequirement] = []
 
     @classmethod
     def from_builtins(cls, data: object) -> TargetPosting:
@@ -172,3 +187,10 @@ class TargetPosting(_Model, frozen=True):
             raise InvalidPostingError("posting needs a role title and a company")
         if len(self.description) > MAX_POSTING_TEXT:
             raise InvalidPostingError(f"posting text is limited to {MAX_POSTING_TEXT} characters")
+        if len(self.requirements) > MAX_REQUIREMENTS:
+            raise InvalidPostingError(f"a posting has at most {MAX_REQUIREMENTS} requirements")
+        for requirement in self.requirements:
+            if not requirement.text.strip() or len(requirement.text) > MAX_REQUIREMENT_TEXT:
+                raise InvalidPostingError(f"a requirement is 1 to {MAX_REQUIREMENT_TEXT} characters")
+            if requirement.tier not in ("must_have", "nice_to_have") or not 0 < requirement.weight <= 5:
+                raise InvalidPostingError("a requirement's tier is must_have or nice_to_have, weight 0-5")

@@ -85,11 +85,23 @@ def prompt_for(profile: CandidateProfile, posting: TargetPosting) -> str:
         + "\n\nTARGET POSTING:\n"
         + msgspec.json.encode({**target, "keywords": posting.keywords}).decode()
     )
+    if posting.requirements:
+        prompt += (
+            "\n\nPOSTING REQUIREMENTS (tier, weight, text):\n"
+            + msgspec.json.encode(
+                [{"tier": r.tier, "weight": r.weight, "text": r.text} for r in posting.requirements]
+            ).decode()
+        )
     if posting.description:
         prompt += "\n\nPOSTING TEXT:\n" + posting.description
     return prompt
 
 
+TAILORING_RULES = (
+    "Order each experience's bullets, the summary sentences and the skills by how well they meet the "
+    "posting's requirements (must-haves and heavier weights first); you may leave out bullets that meet "
+    "none, keeping at least two per experience. Map each requirement you address to the facts that meet it. "
+)
 GROUNDING_RULES = (
     "Use only facts from the profile. Cite the ids of the facts each line rests on in `sources`. "
     "Never introduce a number, date, job title, employer or technology that the cited facts do not state. "

@@ -32,6 +32,7 @@ from jobctrl.materials.ports import TAILOR_TASK, ResumeDraft
 from jobctrl.materials.use_cases._common import (
     GROUNDING_RULES,
     MAX_REPORTED_ISSUES,
+    TAILORING_RULES,
     WriteOrigin,
     decide_and_save,
     llm_context,
@@ -87,7 +88,7 @@ def tailor_resume(
     request = StructuredRequest(
         task=TAILOR_TASK,
         response_model=ResumeDraft,
-        system="Tailor the candidate's resume to the posting. " + GROUNDING_RULES,
+        system="Tailor the candidate's resume to the posting. " + TAILORING_RULES + GROUNDING_RULES,
         prompt=prompt_for(profile, posting),
         context=llm_context(profile, posting),
         tenant_id=command.origin.tenant_id,

@@ -26,7 +26,13 @@ from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.materials.adapters.rendering.html import PageSize
 from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
 from jobctrl.materials.domain.documents import decode_cover_letter
-from jobctrl.materials.domain.profile import MAX_POSTING_TEXT, TargetPosting
+from jobctrl.materials.domain.profile import (
+    MAX_POSTING_TEXT,
+    MAX_REQUIREMENT_TEXT,
+    MAX_REQUIREMENTS,
+    PostingRequirement,
+    TargetPosting,
+)
 from jobctrl.materials.domain.profile import CandidateProfile as MaterialsProfile
 from jobctrl.materials.use_cases.render_pdf import pdf_artifact_id
 from jobctrl.orchestration.workflows.ids import discover_workflow_id
@@ -178,6 +184,20 @@ class JobFacts:
         score = AggregateRepository.for_class(self.store, JobScore).load(job_id)
         return [] if score is None else list(score.keywords[:20])
 
+    def requirements(self, job_id: str) -> list[PostingRequirement]:
+        """The posting's requirements as the current score's ledger has them (what tailoring orders and
+        selects by, ADR 0191); none without a typed ledger."""
+        score = AggregateRepository.for_class(self.store, JobScore).load(job_id)
+        if score is None or score.breakdown is None:
+            return []
+        return [
+            PostingRequirement(
+                text=bound_text(row.text, MAX_REQUIREMENT_TEXT), tier=row.tier.value, weight=row.weight
+            )
+            for row in score.breakdown.requirements[:MAX_REQUIREMENTS]
+            if row.text.strip() and 0 < row.weight <= 5
+        ]
+
     def materials_inputs(self, job_id: str) -> tuple[MaterialsProfile, TargetPosting] | None:
         profile, found = self._materials_profile(), self.discovered(job_id)
         if profile is None or found is None:
@@ -188,6 +208,7 @@ class JobFacts:
             role_title=title,
             company=found.employer[:MAX_ROLE],
             keywords=self.keywords(job_id),
+            requirements=self.requirements(job_id),
             description=bound_text(self.description(job_id) or "", MAX_POSTING_TEXT, keep_newlines=True),
         )
         return profile, posting
