@@ -44,6 +44,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from jobctrl.kernel.errors import ConfigurationError, StorageUnavailable
+from jobctrl.kernel.store.writer import DriverWriter
 
 _WRITE_OPTION = "jobctrl_write"
 
@@ -132,6 +133,8 @@ def storage_failure(exc: BaseException, *, path: Path | None = None) -> StorageU
 class Database:
     engine: Engine
     identity: StorageIdentity = field(default_factory=StorageIdentity, compare=False)
+    #: the append path's kept connection on SQLite (ADR 0231); ``None`` on PostgreSQL
+    writer: DriverWriter | None = field(default=None, compare=False)
 
     @property
     def dialect(self) -> str:
@@ -171,16 +174,19 @@ class Database:
         try:
             yield
         except Exception as exc:
-            failure = storage_failure(exc, path=self.identity.path)
-            if failure is None:
-                raise
-            if writing:
-                self.identity.failure = failure
-            if failure is exc:
+            failure = self.storage_failed(exc, writing=writing)
+            if failure is None or failure is exc:
                 raise
             raise failure from exc
         if writing:
             self.identity.failure = None
+
+    def storage_failed(self, exc: BaseException, *, writing: bool) -> StorageUnavailable | None:
+        """The ``StorageUnavailable`` ``exc`` means (remembered if ``writing``), or ``None``."""
+        failure = storage_failure(exc, path=self.identity.path)
+        if failure is not None and writing:
+            self.identity.failure = failure
+        return failure
 
     def check_identity(self, conn: Connection) -> None:
         """Inside a write on PostgreSQL: the id row is still the one this process opened."""
@@ -305,6 +311,8 @@ class Database:
             driver.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def dispose(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
         self.engine.dispose()
 
 
@@ -329,7 +337,7 @@ def open_database(url: str | None = None, **engine_kwargs: Any) -> Database:
         # transaction: closing the last connection of a WAL database checkpoints it (ADR 0006).
         engine = create_engine(url, **engine_kwargs)
         _install_sqlite_hooks(engine)
-        db = Database(engine, StorageIdentity(path=path))
+        db = Database(engine, StorageIdentity(path=path), DriverWriter(engine))
     elif parsed.get_backend_name() == "postgresql":
         engine = create_engine(url, pool_pre_ping=True, **engine_kwargs)
         db = Database(engine)

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 import msgspec
@@ -102,7 +103,7 @@ _ID_CHUNK = 500  # well under SQLite's bound-parameter limit
 
 
 class _DriverAppender:
-    """The cursor of a ``_driver_transaction`` (already begun and, on PostgreSQL, locked)."""
+    """The cursor of an append's driver transaction (already begun and, on PostgreSQL, locked)."""
 
     # Any error ends (and rolls back) a driver transaction: no caller can go on using it.
     guarded = False
@@ -172,6 +173,7 @@ class EventStore:
         # several tenants' schemas) can keep their wake-ups apart with their own channel.
         self.notify_channel = notify_channel
         self._log_key = log_key(db.engine.url, notify_channel)
+        self._postgres = db.is_postgres
 
     def on_commit(self, callback: CommitCallback) -> Callable[[], None]:
         """``callback(last_position)`` after each commit on this log in this process (ADR 0235)."""
@@ -198,51 +200,68 @@ class EventStore:
     def append(
         self, stream_id: str, expected_version: int | None, events: Sequence[NewEvent]
     ) -> AppendResult:
-        return self.append_batch([AppendRequest(stream_id, expected_version, events)])[0]
+        return self._commit([(stream_id, expected_version, self.encode(events))])[0]
 
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[AppendResult]:
         """Append to several streams atomically (related facts commit together)."""
         # Validate and encode everything before opening a transaction: bad input writes nothing.
-        encoded = [self.encode(r.events) for r in requests]
-        with self._driver_transaction() as cur:
-            appender = _DriverAppender(cur)
-            results = [
-                self._append_in(appender, r.stream_id, r.expected_version, e)
-                for r, e in zip(requests, encoded, strict=True)
-            ]
-            last = max((r.last_position for r in results), default=0)
-            if last and self.db.is_postgres:
-                cur.execute("SELECT pg_notify(%s, %s)", (self.notify_channel, str(last)))
-        SIGNALS.publish(self._log_key, last)
-        return results
+        return self._commit([(r.stream_id, r.expected_version, self.encode(r.events)) for r in requests])
 
-    @contextmanager
-    def _driver_transaction(self) -> Iterator[Any]:
+    def _commit(self, work: list[tuple[str, int | None, list[EncodedEvent]]]) -> list[AppendResult]:
         """``transaction()`` without SQLAlchemy's per-transaction machinery, for appends only.
 
-        Same locking as ``Database.write`` + ``WriteTransaction``: ``BEGIN IMMEDIATE`` on SQLite, the
-        EXCLUSIVE table lock on PostgreSQL (which opens the transaction), commit on success and
-        rollback on any error.  It saves most of a transaction's fixed cost (ADR 0006).
+        Same checks and locking as ``Database.write`` + ``WriteTransaction``: the storage identity
+        first (ADR 0102), then ``BEGIN IMMEDIATE`` on SQLite (on the database's kept writer
+        connection, ADR 0231) or the EXCLUSIVE table lock and the identity row on PostgreSQL; commit
+        on success, rollback on any error (ADR 0006).
         """
-        with self.db.storage_errors(writing=True):  # lost storage fails closed here too (ADR 0102)
-            self.db.verify()
-            pooled = self.db.engine.raw_connection()
+        db = self.db
+        try:
+            db.verify()  # lost storage fails closed here too (ADR 0102)
+            writer = db.writer
+            if writer is not None:
+                results = writer.run(partial(self._append_all, work))
+            else:
+                results = self._pooled(work)
+        except Exception as exc:
+            failure = db.storage_failed(exc, writing=True)
+            if failure is not None and db.writer is not None:
+                db.writer.close()  # lost storage: the next append opens a fresh connection
+            if failure is None or failure is exc:
+                raise
+            raise failure from exc
+        db.identity.failure = None
+        SIGNALS.publish(self._log_key, max((r.last_position for r in results), default=0))
+        return results
+
+    def _append_all(
+        self, work: list[tuple[str, int | None, list[EncodedEvent]]], cur: Any
+    ) -> list[AppendResult]:
+        appender = _DriverAppender(cur)
+        return [self._append_in(appender, stream_id, version, e) for stream_id, version, e in work]
+
+    def _pooled(self, work: list[tuple[str, int | None, list[EncodedEvent]]]) -> list[AppendResult]:
+        pooled = self.db.engine.raw_connection()
+        try:
+            driver: Any = pooled.driver_connection
+            cur = driver.cursor()
             try:
-                driver: Any = pooled.driver_connection
-                cur = driver.cursor()
-                if self.db.is_postgres:
+                if self._postgres:
                     cur.execute("LOCK TABLE job_events IN EXCLUSIVE MODE")  # ADR 0003
                     self.db.check_identity_cursor(cur)
                 else:
                     cur.execute("BEGIN IMMEDIATE")
-                try:
-                    yield cur
-                except BaseException:
-                    driver.rollback()
-                    raise
-                driver.commit()
-            finally:
-                pooled.close()
+                results = self._append_all(work, cur)
+                last = max((r.last_position for r in results), default=0)
+                if last and self._postgres:
+                    cur.execute("SELECT pg_notify(%s, %s)", (self.notify_channel, str(last)))
+            except BaseException:
+                driver.rollback()
+                raise
+            driver.commit()
+            return results
+        finally:
+            pooled.close()
 
     def encode(self, events: Sequence[NewEvent]) -> list[EncodedEvent]:
         """Validate every event against its registry schema and the size limit, and encode it."""
@@ -288,7 +307,7 @@ class EventStore:
             raise ValueError("append needs at least one event")
         check_lengths(stream_id, encoded)  # before any SQL: an over-long id writes nothing
         cur = tx.cursor()
-        mark = "%s" if self.db.is_postgres else "?"
+        mark = "%s" if self._postgres else "?"
         # A retry repeats its first event: one probe tells a fresh batch from a replay.  A batch
         # whose *later* ids are stored is caught by the unique constraint below and diagnosed then.
         cur.execute(
@@ -307,7 +326,7 @@ class EventStore:
         # goes on using its transaction: a refused batch leaves none of its rows behind.  On
         # PostgreSQL it also keeps the transaction usable for the diagnosis below.  A SQLite driver
         # transaction needs neither: the error rolls all of it back.
-        guard = tx.guarded or self.db.is_postgres
+        guard = tx.guarded or self._postgres
         if guard:
             cur.execute("SAVEPOINT jobctrl_append")
         try:
@@ -327,7 +346,7 @@ class EventStore:
         return AppendResult(stream_id, positions, current + len(rows))
 
     def _insert(self, cur: Any, rows: list[tuple[Any, ...]]) -> tuple[int, ...]:
-        if self.db.is_postgres:
+        if self._postgres:
             # One pipelined statement per row; RETURNING gives each row's position in order.
             cur.executemany(_PG_INSERT + " RETURNING position", rows, returning=True)
             positions = []

@@ -1,0 +1,85 @@
+"""The append path's kept SQLite connection (ADR 0231): one connection serves every append of the
+process, a refused append leaves it usable, and lost storage still fails closed on every append."""
+
+from __future__ import annotations
+
+import os
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from jobctrl.discovery.events import JobDiscovered
+from jobctrl.domain_types import registry
+from jobctrl.kernel.errors import StorageUnavailable
+from jobctrl.kernel.events import NewEvent
+from jobctrl.kernel.store import ConcurrencyConflict, EventStore, open_database
+
+NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+
+
+def _event(n: int) -> NewEvent:
+    return NewEvent.of(
+        JobDiscovered(
+            job_id=f"job-{n}",
+            posting_url=f"https://jobs.example/{n}",
+            source="greenhouse:acme",
+            employer="Acme",
+            metadata={},
+            discovered_at="2026-03-01T12:00:00.000Z",
+        ),
+        occurred_at=NOW,
+    )
+
+
+def test_appends_from_many_threads_share_one_kept_connection_and_a_refusal_keeps_it(tmp_path: Path) -> None:
+    db = open_database(f"sqlite:///{tmp_path / 'w.db'}")
+    try:
+        store = EventStore(db, registry())
+        store.create_schema()
+        checked_out = db.engine.pool.checkedout()  # type: ignore[attr-defined]
+        errors: list[BaseException] = []
+
+        def writer(t: int) -> None:
+            try:
+                for i in range(10):
+                    store.append(f"s-{t}-{i}", 0, [_event(t * 100 + i)])
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=writer, args=(t,)) for t in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert errors == []
+        assert store.head_position() == 40
+        # The appends held no pooled connection (the kept one is detached from the pool).
+        assert db.engine.pool.checkedout() == checked_out  # type: ignore[attr-defined]
+        with pytest.raises(ConcurrencyConflict):
+            store.append("s-0-0", 0, [_event(999)])
+        assert store.append("s-0-0", 1, [_event(998)]).positions == (41,)
+        db.dispose()
+        assert store.append("s-0-0", 2, [_event(997)]).positions == (42,)  # reopened after dispose
+    finally:
+        db.dispose()
+
+
+def test_a_replaced_file_fails_closed_on_the_kept_connection_and_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "w.db"
+    db = open_database(f"sqlite:///{path}")
+    try:
+        store = EventStore(db, registry())
+        store.create_schema()
+        store.append("s", 0, [_event(1)])  # the kept connection is open on the original file
+        moved = tmp_path / "moved.db"
+        os.replace(path, moved)
+        path.write_bytes(moved.read_bytes())  # same content, another file
+        with pytest.raises(StorageUnavailable) as caught:
+            store.append("s", 1, [_event(2)])
+        assert caught.value.reason == "replaced"
+        os.replace(moved, path)  # the original back: appends go on, and nothing was written meanwhile
+        assert store.append("s", 1, [_event(3)]).positions == (2,)
+    finally:
+        db.dispose()
