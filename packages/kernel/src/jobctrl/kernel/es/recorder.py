@@ -32,7 +32,8 @@ from jobctrl.kernel.clock import SystemClock, isoformat
 from jobctrl.kernel.es.mapper import JobStoredEvent
 from jobctrl.kernel.events import EventMetadata
 from jobctrl.kernel.ids import LOCAL_TENANT
-from jobctrl.kernel.store.event_store import AppendResult, EncodedEvent, EventStore, WriteTransaction
+from jobctrl.kernel.store.encoding import EncodedEvent
+from jobctrl.kernel.store.event_store import AppendResult, EventStore, WriteTransaction
 from jobctrl.kernel.store.schema import aggregate_snapshots, job_events
 
 _meta_encoder = msgspec.json.Encoder()

@@ -9,11 +9,11 @@ from jobctrl.kernel.store.database import (
     open_database,
     storage_failure,
 )
+from jobctrl.kernel.store.encoding import EncodedEvent
 from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, IdTooLong, PayloadTooLarge
 from jobctrl.kernel.store.event_store import (
     AppendRequest,
     AppendResult,
-    EncodedEvent,
     EventStore,
     WriteTransaction,
 )

@@ -13,9 +13,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
-import msgspec
 import psycopg
 from sqlalchemy import Connection, func, select, text
 
@@ -23,7 +22,8 @@ from jobctrl.kernel.events import NewEvent, StoredEvent
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.commits import SIGNALS, CommitCallback, log_key
 from jobctrl.kernel.store.database import Database
-from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict, PayloadTooLarge
+from jobctrl.kernel.store.encoding import EncodedEvent, encode_events
+from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict
 from jobctrl.kernel.store.limits import check_lengths
 from jobctrl.kernel.store.schema import aggregate_snapshots, job_events, metadata
 
@@ -42,7 +42,6 @@ _COLUMNS = (
     job_events.c.payload,
     job_events.c.metadata,
 )
-_meta_encoder = msgspec.json.Encoder()
 
 
 @dataclass(frozen=True)
@@ -62,19 +61,6 @@ class AppendResult:
     @property
     def last_position(self) -> int:
         return self.positions[-1] if self.positions else 0
-
-
-class EncodedEvent(NamedTuple):
-    """One validated, encoded row-to-be (everything but its stream, version and position)."""
-
-    event_id: str
-    event_type: str
-    schema_version: int
-    tenant_id: str
-    job_id: str | None
-    occurred_at: str
-    payload: str
-    metadata: str
 
 
 def _row_from(record: Any) -> StoredEvent:
@@ -265,36 +251,7 @@ class EventStore:
 
     def encode(self, events: Sequence[NewEvent]) -> list[EncodedEvent]:
         """Validate every event against its registry schema and the size limit, and encode it."""
-        if not events:
-            raise ValueError("append needs at least one event")
-        validate, limit, meta = self.registry.validate, self.max_payload_bytes, _meta_encoder.encode
-        make = tuple.__new__  # EncodedEvent's fields in order, without its Python-level __new__
-        encoded: list[EncodedEvent] = []
-        for new in events:
-            event = new.event
-            payload = validate(event)
-            if len(payload) > limit:
-                raise PayloadTooLarge(event.event_type, len(payload), limit)
-            metadata = new.metadata
-            encoded.append(
-                make(
-                    EncodedEvent,
-                    (
-                        metadata.event_id,
-                        event.event_type,
-                        event.schema_version,
-                        new.tenant_id,
-                        getattr(event, "job_id", None),
-                        new.occurred_at,
-                        payload.decode(),
-                        meta(metadata).decode(),
-                    ),
-                )
-            )
-        ids = {e[0] for e in encoded}
-        if len(ids) != len(encoded):
-            raise IdempotencyConflict("a batch repeats an event id")
-        return encoded
+        return encode_events(self.registry, self.max_payload_bytes, events)
 
     def _append_in(
         self,

@@ -15,7 +15,7 @@ from jobctrl.kernel.store.errors import IdTooLong
 from jobctrl.kernel.store.schema import job_events
 
 if TYPE_CHECKING:
-    from jobctrl.kernel.store.event_store import EncodedEvent
+    from jobctrl.kernel.store.encoding import EncodedEvent
 
 
 def _limit(column: Any) -> int:

@@ -1,0 +1,63 @@
+"""Validating and encoding events for ``job_events``, before any transaction opens."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import msgspec
+
+from jobctrl.kernel.events import NewEvent
+from jobctrl.kernel.registry import EventRegistry
+from jobctrl.kernel.store.errors import IdempotencyConflict, PayloadTooLarge
+
+_meta_encoder = msgspec.json.Encoder()
+
+
+class EncodedEvent(NamedTuple):
+    """One validated, encoded row-to-be (everything but its stream, version and position)."""
+
+    event_id: str
+    event_type: str
+    schema_version: int
+    tenant_id: str
+    job_id: str | None
+    occurred_at: str
+    payload: str
+    metadata: str
+
+
+def encode_events(
+    registry: EventRegistry, max_payload_bytes: int, events: Sequence[NewEvent]
+) -> list[EncodedEvent]:
+    """Validate every event against its registry schema and the size limit, and encode it."""
+    if not events:
+        raise ValueError("append needs at least one event")
+    validate, limit, meta = registry.validate, max_payload_bytes, _meta_encoder.encode
+    make = tuple.__new__  # EncodedEvent's fields in order, without its Python-level __new__
+    encoded: list[EncodedEvent] = []
+    for new in events:
+        event = new.event
+        payload = validate(event)
+        if len(payload) > limit:
+            raise PayloadTooLarge(event.event_type, len(payload), limit)
+        metadata = new.metadata
+        encoded.append(
+            make(
+                EncodedEvent,
+                (
+                    metadata.event_id,
+                    event.event_type,
+                    event.schema_version,
+                    new.tenant_id,
+                    getattr(event, "job_id", None),
+                    new.occurred_at,
+                    payload.decode(),
+                    meta(metadata).decode(),
+                ),
+            )
+        )
+    ids = {e[0] for e in encoded}
+    if len(ids) != len(encoded):
+        raise IdempotencyConflict("a batch repeats an event id")
+    return encoded
