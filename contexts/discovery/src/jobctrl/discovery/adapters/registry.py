@@ -11,11 +11,19 @@ from jobctrl.discovery.adapters.jsonld import fetch_career_page
 from jobctrl.discovery.adapters.lever import fetch_lever
 from jobctrl.discovery.adapters.personio import fetch_personio
 from jobctrl.discovery.adapters.recruitee import fetch_recruitee
+from jobctrl.discovery.adapters.smartextract import fetch_smart_extract
 from jobctrl.discovery.adapters.smartrecruiters import fetch_smartrecruiters
 from jobctrl.discovery.adapters.workable import fetch_workable
 from jobctrl.discovery.adapters.workday import fetch_workday
 from jobctrl.kernel.errors import ConfigurationError
-from jobctrl.politeness import ATS_POLICY, CAREER_PAGE_POLICY, CrawlPolicy, PolitenessGateway, RequestBudget
+from jobctrl.politeness import (
+    ATS_POLICY,
+    CAREER_PAGE_POLICY,
+    SMART_EXTRACT_POLICY,
+    CrawlPolicy,
+    PolitenessGateway,
+    RequestBudget,
+)
 
 Fetcher = Callable[
     [PolitenessGateway, SourceConfig, CrawlPolicy, RequestBudget], Awaitable[list[ObservedPosting]]
@@ -31,6 +39,7 @@ ADAPTERS: dict[str, tuple[Fetcher, CrawlPolicy]] = {
     "workable": (fetch_workable, ATS_POLICY),
     "recruitee": (fetch_recruitee, ATS_POLICY),
     "personio": (fetch_personio, ATS_POLICY),
+    "smartextract": (fetch_smart_extract, SMART_EXTRACT_POLICY),
 }
 _ALIASES = {"other": "careers"}  # configs that name only their ATS kind
 

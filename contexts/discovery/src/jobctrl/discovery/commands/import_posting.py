@@ -1,12 +1,12 @@
 """One job from a URL (ADR 0220): fetch the posting a pasted URL names, dedupe it, record it.
 
 The URL's family is recognised by ``locate_posting`` (Greenhouse, Lever, Ashby, Workday,
-SmartRecruiters, Workable, Recruitee, Personio); any other URL is read as a page carrying schema.org
-``JobPosting`` data (the smart extractor's page reader).  Every request goes through the one
-politeness gateway under the family's crawl policy: the SSRF guard, per-host pacing, a request budget
-of its own, robots where the policy honours them (pages always).  Workday reads the posting's CXS
-detail; the other ATS families read their public board and pick the posting the URL names (their
-APIs have no public one-posting endpoint, or it differs per account).
+SmartRecruiters, Workable, Recruitee, Personio); any other URL is read by the smart extractor's page
+reader (schema.org ``JobPosting`` JSON-LD, else the page's main text, marked as such: ADR 0221).
+Every request goes through the one politeness gateway under the family's crawl policy: the SSRF
+guard, per-host pacing, a request budget of its own, robots where the policy honours them (pages
+always).  Workday reads the posting's CXS detail; the other ATS families read their public board and
+pick the posting the URL names (their APIs have no common one-posting endpoint).
 
 Everything is fetched before anything is written, so each refusal writes nothing:
 ``unsupported_url`` (not an importable URL), ``posting_unreachable`` (network trouble, 4xx/5xx, a
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig, check_status, parse_json
-from jobctrl.discovery.adapters.jsonld import parse_job_posting_page
 from jobctrl.discovery.adapters.registry import adapter_for
+from jobctrl.discovery.adapters.smartextract import postings_on_page
 from jobctrl.discovery.adapters.workday import cxs_root, parse_detail
 from jobctrl.discovery.commands.load_catalog import load_catalog
 from jobctrl.discovery.commands.record_observation import record_observation
@@ -34,12 +34,7 @@ from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, SourceUnavailableError, TransientNetworkError
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id, new_job_id
 from jobctrl.kernel.store import EventStore
-from jobctrl.politeness import (
-    SMART_EXTRACT_POLICY,
-    CrawlPolicy,
-    PolitenessGateway,
-    RequestBudget,
-)
+from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
 PolicyOverride = Callable[[CrawlPolicy], CrawlPolicy]
 
@@ -88,9 +83,10 @@ async def _read_page(
 ) -> ObservedPosting | None:
     response = await gateway.get(locator.url, policy, budget, headers={"Accept": "text/html"})
     check_status(response)
-    return parse_job_posting_page(
-        response.content.decode("utf-8", errors="replace"), locator.url, _config(locator)
+    found = postings_on_page(
+        response.content.decode("utf-8", errors="replace"), locator.url, _config(locator), readable=True
     )
+    return found[0] if found else None
 
 
 async def _read_workday(
@@ -128,10 +124,10 @@ async def fetch_posting(
     """The posting ``url`` names, or a typed error; reads only, writes nothing."""
     locator = locate_posting(url, api_base=api_base)
     if locator.family == "smartextract":
-        policy, read = SMART_EXTRACT_POLICY, _read_page
+        read = _read_page
     else:
-        policy = adapter_for(locator.family)[1]
         read = _read_workday if locator.family == "workday" else _read_board
+    policy = adapter_for(locator.family)[1]
     if policy_override is not None:
         policy = policy_override(policy)
     try:

@@ -98,21 +98,26 @@ class _Recorder:
         """Create the job and claim its canonical URL together; None when another writer claimed it."""
         p = self.posting
         fingerprint = content_fingerprint(p.title, p.employer, p.description)
+        metadata = {
+            "title": p.title,
+            "location": p.location,
+            "atsKind": identity.ats_kind,
+            "sourceNativeId": identity.source_native_id,
+            "canonicalUrl": identity.canonical_url,
+            "contentFingerprint": fingerprint,
+            "applyUrl": p.apply_url or "",
+            "description": p.description,
+        }
+        if p.extra.get("extraction"):
+            # How a smart-extracted posting's text was found (``json_ld`` or ``readable_text``):
+            # enrichment does not take untrusted text as the source's own description (ADR 0221).
+            metadata["extraction"] = p.extra["extraction"]
         job = Job(job_id)
         job.discover(
             posting_url=p.posting_url,
             source=p.source_id,
             employer=p.employer,
-            metadata={
-                "title": p.title,
-                "location": p.location,
-                "atsKind": identity.ats_kind,
-                "sourceNativeId": identity.source_native_id,
-                "canonicalUrl": identity.canonical_url,
-                "contentFingerprint": fingerprint,
-                "applyUrl": p.apply_url or "",
-                "description": p.description,
-            },
+            metadata=metadata,
             at=self.at,
         )
         self._observe(job)

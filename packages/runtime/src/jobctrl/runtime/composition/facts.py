@@ -132,7 +132,11 @@ class JobFacts:
         for job_id in self.members(tenant, workflow_id, run_id):
             found = self.discovered(job_id)
             if found is not None:
-                jobs.append(EnrichJob(job_id, found.posting_url, found.source, self.raw_description(job_id)))
+                # Text a smart extractor read off a page without structured data is not the source's
+                # own description: enrichment reads the page with its cascade (ADR 0221).
+                trusted = found.metadata.get("extraction") != "readable_text"
+                description = self.raw_description(job_id) if trusted else None
+                jobs.append(EnrichJob(job_id, found.posting_url, found.source, description))
         return jobs
 
     # -- preparation ----------------------------------------------------------------------------
