@@ -18,6 +18,7 @@ from jobctrl.llm import NullSpendRecorder, OfflineProvider
 from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
 from jobctrl.scoring.domain.aggregates import JobScore
 from jobctrl.scoring.domain.profile import CandidateProfile, EvidenceItem, EvidenceKind
+from jobctrl.scoring.events import JobScored, ScoreCorrected
 from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
 
 POSTING = """Senior Backend Engineer
@@ -129,3 +130,12 @@ def refused_nothing_written(store: EventStore, ctx: dict[str, Any], code: str) -
 @then(parsers.parse("the log holds {count:d} {event_type} event"))
 def log_holds(store: EventStore, count: int, event_type: str) -> None:
     assert len(store.read_all(limit=10_000, types=[event_type])) == count
+
+
+@then(parsers.parse("the correction records the original score and {value:d}"))
+def correction_recorded(store: EventStore, value: int) -> None:
+    events = scored_events(store, "job-1")
+    original = next(e for e in events if isinstance(e, JobScored)).fit_score
+    [correction] = [e for e in events if isinstance(e, ScoreCorrected)]
+    assert (correction.original_score, correction.corrected_score) == (original, value)
+    assert original != value

@@ -24,6 +24,7 @@ from jobctrl.runtime.commands import (
     projections,
     run,
     schemas,
+    scores,
     serve,
     sources,
     worker,
@@ -68,6 +69,7 @@ app.command("init")(config.init)
 app.add_typer(projections.app, name="projections")
 app.add_typer(events.app, name="events")
 app.add_typer(sources.app, name="sources")
+app.add_typer(scores.app, name="scores")
 app.add_typer(jobs.app, name="jobs")
 app.command("demo")(demo.demo)
 app.command("run")(run.run)
