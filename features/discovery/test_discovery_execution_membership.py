@@ -7,18 +7,18 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.discovery.commands.close_execution_membership import (
+from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery.events import DiscoveryExecutionMembershipClosed
+from jobctrl.discovery.use_cases.close_execution_membership import (
     close_execution_membership,
     close_interrupted_membership,
 )
-from jobctrl.discovery.commands.link_execution_members import link_execution_members, load_execution
-from jobctrl.discovery.commands.record_work_plan import (
+from jobctrl.discovery.use_cases.link_execution_members import link_execution_members, load_execution
+from jobctrl.discovery.use_cases.record_work_plan import (
     mark_member_not_eligible,
     mark_member_plan_failed,
     plan_member,
 )
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
-from jobctrl.discovery.events import DiscoveryExecutionMembershipClosed
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore

@@ -9,7 +9,6 @@ from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.discovery.adapters.base import ObservedPosting
 from jobctrl.discovery.adapters.lever import fetch_lever
-from jobctrl.discovery.commands.run_discovery import run_discovery
 from jobctrl.discovery.events import (
     AtsKind,
     DiscoveryRunCompleted,
@@ -27,6 +26,7 @@ from jobctrl.discovery.sample_board.misbehaviour import (
     quick_local_policy,
 )
 from jobctrl.discovery.sample_board.postings import DISALLOWED_PREFIX, SAMPLE_POSTINGS
+from jobctrl.discovery.use_cases.run_discovery import run_discovery
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.store import EventStore

@@ -7,16 +7,16 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.discovery.commands.apply_source_recommendation import apply_source_recommendation
-from jobctrl.discovery.commands.change_source_state import change_source_state
-from jobctrl.discovery.commands.register_source import register_source
-from jobctrl.discovery.commands.register_sources import register_sources
-from jobctrl.discovery.commands.run_source_family import run_source_family
-from jobctrl.discovery.commands.select_runnable_sources import select_runnable_sources
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.events import SourceRegistryEntryCreated, SourceStateChanged
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, LISTING_PATHS, quick_local_policy
+from jobctrl.discovery.use_cases.apply_source_recommendation import apply_source_recommendation
+from jobctrl.discovery.use_cases.change_source_state import change_source_state
+from jobctrl.discovery.use_cases.register_source import register_source
+from jobctrl.discovery.use_cases.register_sources import register_sources
+from jobctrl.discovery.use_cases.run_source_family import run_source_family
+from jobctrl.discovery.use_cases.select_runnable_sources import select_runnable_sources
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore

@@ -19,11 +19,11 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.commands.link_execution_members import load_execution
-from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
+from jobctrl.discovery.use_cases.link_execution_members import load_execution
+from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

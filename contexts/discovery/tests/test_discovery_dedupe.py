@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 import pytest
 
 from jobctrl.discovery.adapters.base import ObservedPosting
-from jobctrl.discovery.commands.record_observation import record_observation
 from jobctrl.discovery.domain.content import content_fingerprint, is_genuine_employer, jaccard, shingles
 from jobctrl.discovery.domain.dedupe import JobCatalog, Verdict
 from jobctrl.discovery.domain.identity import resolve_identity
+from jobctrl.discovery.use_cases.record_observation import record_observation
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

@@ -18,7 +18,6 @@ from jobctrl.activity_contracts.contracts import (
     SourceFamilyInput,
 )
 from jobctrl.discovery.activities import DiscoveryActivities
-from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.domain.content import SHINGLE_JACCARD_THRESHOLD, content_fingerprint, jaccard, shingles
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
@@ -27,6 +26,7 @@ from jobctrl.discovery.sample_board.postings import (
     SAMPLE_POSTINGS,
     scaled_postings,
 )
+from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.commands.apply_source_recommendation import apply_source_recommendation
-from jobctrl.discovery.commands.change_source_state import change_source_state
-from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
+from jobctrl.discovery.use_cases.apply_source_recommendation import apply_source_recommendation
+from jobctrl.discovery.use_cases.change_source_state import change_source_state
+from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

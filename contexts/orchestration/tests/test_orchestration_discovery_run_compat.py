@@ -32,7 +32,7 @@ from jobctrl.activity_contracts.contracts import (
     ReportDiscoveryProgressInput,
     SourceFamilyResult,
 )
-from jobctrl.discovery.commands.close_execution_membership import InterruptedMembershipCloser
+from jobctrl.discovery.use_cases.close_execution_membership import InterruptedMembershipCloser
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

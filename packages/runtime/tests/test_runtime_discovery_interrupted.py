@@ -21,7 +21,6 @@ import pytest
 import sqlalchemy as sa
 from temporalio.client import Client, WorkflowFailureError
 
-from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.events import (
     DiscoveryExecutionMembershipClosed,
     DiscoveryRunCompleted,
@@ -29,6 +28,7 @@ from jobctrl.discovery.events import (
     DiscoveryRunStarted,
 )
 from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.events import DomainEvent

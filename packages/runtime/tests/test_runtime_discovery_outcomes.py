@@ -15,8 +15,6 @@ from jobctrl.activity_contracts.contracts import (
     ProgressTick,
     SourceFamilyResult,
 )
-from jobctrl.discovery.commands.close_execution_membership import InterruptedMembershipCloser
-from jobctrl.discovery.commands.link_execution_members import link_execution_members, load_execution
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import (
     DiscoveryExecutionMembershipClosed,
@@ -24,6 +22,8 @@ from jobctrl.discovery.events import (
     DiscoveryRunCompleted,
     DiscoveryRunFailed,
 )
+from jobctrl.discovery.use_cases.close_execution_membership import InterruptedMembershipCloser
+from jobctrl.discovery.use_cases.link_execution_members import link_execution_members, load_execution
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

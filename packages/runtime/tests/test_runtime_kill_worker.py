@@ -25,8 +25,8 @@ import msgspec
 import pytest
 from temporalio.client import Client
 
-from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database, EventStore, open_database

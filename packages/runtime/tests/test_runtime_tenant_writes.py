@@ -20,9 +20,9 @@ import pytest
 from jobctrl.contact.commands.services import ContactServices
 from jobctrl.contact.commands.start_research import start_research
 from jobctrl.contact.vault import PersonalDataVault
-from jobctrl.discovery.commands.register_sources import register_sources
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.server import Route
+from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.kernel.store import Database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.workflows import (

@@ -8,7 +8,7 @@
   progress and end through the ``ports.DiscoveryRunLog`` port.
 * ``adapters`` — Greenhouse, Lever, Ashby JSON and JSON-LD career pages, all through the politeness
   gateway; ``adapters.registry.adapter_for(kind)`` gives the fetcher and its default crawl policy.
-* ``commands`` — one use case per module: ``run_source_family``, ``run_discovery`` (a whole run in
+* ``use_cases`` — one command per module: ``run_source_family``, ``run_discovery`` (a whole run in
   one call),
   ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
   ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
@@ -20,4 +20,114 @@
   ``Clock``, the tenant to write under (default ``local``) and (for crawling) a
   ``PolitenessGateway``: callable from Temporal activities.
 * ``sample_board`` — a local job board (69 postings, six formats, robots.txt) for tests and the demo.
+* ``activities`` — the Discover activities (source planning, a source family, existing backlog).
+
+The public face below is resolved lazily (``jobctrl.kernel.exports``): importing this package, as
+importing its ``events`` does, imports nothing else.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jobctrl.kernel.exports import lazy_exports
+
+if TYPE_CHECKING:
+    from jobctrl.discovery.adapters.registry import adapter_for
+    from jobctrl.discovery.domain.execution import DiscoveryExecution, DiscoveryExecutionRef
+    from jobctrl.discovery.domain.job import Job
+    from jobctrl.discovery.domain.search import SearchFilters
+    from jobctrl.discovery.domain.source import SourceEntry
+    from jobctrl.discovery.domain.source_spec import parse_source
+    from jobctrl.discovery.ports import DiscoveryRunLog
+    from jobctrl.discovery.use_cases.apply_source_recommendation import apply_source_recommendation
+    from jobctrl.discovery.use_cases.change_source_state import change_source_state
+    from jobctrl.discovery.use_cases.close_execution_membership import (
+        close_execution_membership,
+        close_interrupted_membership,
+    )
+    from jobctrl.discovery.use_cases.import_posting import import_posting
+    from jobctrl.discovery.use_cases.link_execution_members import link_execution_members
+    from jobctrl.discovery.use_cases.load_catalog import load_catalog
+    from jobctrl.discovery.use_cases.record_observation import record_observation
+    from jobctrl.discovery.use_cases.record_work_plan import (
+        mark_member_not_eligible,
+        mark_member_plan_failed,
+        plan_member,
+    )
+    from jobctrl.discovery.use_cases.register_source import register_source
+    from jobctrl.discovery.use_cases.register_sources import register_sources
+    from jobctrl.discovery.use_cases.run_discovery import run_discovery
+    from jobctrl.discovery.use_cases.run_source_family import run_source_family
+    from jobctrl.discovery.use_cases.select_runnable_sources import select_runnable_sources
+    from jobctrl.discovery.use_cases.sources import (
+        add_source,
+        import_sources,
+        list_sources,
+        registered_sources,
+        remove_source,
+    )
+
+_EXPORTS: dict[str, str] = {
+    "run_source_family": "jobctrl.discovery.use_cases.run_source_family",
+    "run_discovery": "jobctrl.discovery.use_cases.run_discovery",
+    "record_observation": "jobctrl.discovery.use_cases.record_observation",
+    "load_catalog": "jobctrl.discovery.use_cases.load_catalog",
+    "register_source": "jobctrl.discovery.use_cases.register_source",
+    "register_sources": "jobctrl.discovery.use_cases.register_sources",
+    "change_source_state": "jobctrl.discovery.use_cases.change_source_state",
+    "apply_source_recommendation": "jobctrl.discovery.use_cases.apply_source_recommendation",
+    "select_runnable_sources": "jobctrl.discovery.use_cases.select_runnable_sources",
+    "link_execution_members": "jobctrl.discovery.use_cases.link_execution_members",
+    "plan_member": "jobctrl.discovery.use_cases.record_work_plan",
+    "mark_member_not_eligible": "jobctrl.discovery.use_cases.record_work_plan",
+    "mark_member_plan_failed": "jobctrl.discovery.use_cases.record_work_plan",
+    "close_execution_membership": "jobctrl.discovery.use_cases.close_execution_membership",
+    "close_interrupted_membership": "jobctrl.discovery.use_cases.close_execution_membership",
+    "add_source": "jobctrl.discovery.use_cases.sources",
+    "remove_source": "jobctrl.discovery.use_cases.sources",
+    "list_sources": "jobctrl.discovery.use_cases.sources",
+    "registered_sources": "jobctrl.discovery.use_cases.sources",
+    "import_sources": "jobctrl.discovery.use_cases.sources",
+    "import_posting": "jobctrl.discovery.use_cases.import_posting",
+    "DiscoveryRunLog": "jobctrl.discovery.ports",
+    "adapter_for": "jobctrl.discovery.adapters.registry",
+    "Job": "jobctrl.discovery.domain.job",
+    "SourceEntry": "jobctrl.discovery.domain.source",
+    "DiscoveryExecution": "jobctrl.discovery.domain.execution",
+    "DiscoveryExecutionRef": "jobctrl.discovery.domain.execution",
+    "parse_source": "jobctrl.discovery.domain.source_spec",
+    "SearchFilters": "jobctrl.discovery.domain.search",
+}
+__all__ = [
+    "DiscoveryExecution",
+    "DiscoveryExecutionRef",
+    "DiscoveryRunLog",
+    "Job",
+    "SearchFilters",
+    "SourceEntry",
+    "adapter_for",
+    "add_source",
+    "apply_source_recommendation",
+    "change_source_state",
+    "close_execution_membership",
+    "close_interrupted_membership",
+    "import_posting",
+    "import_sources",
+    "link_execution_members",
+    "list_sources",
+    "load_catalog",
+    "mark_member_not_eligible",
+    "mark_member_plan_failed",
+    "parse_source",
+    "plan_member",
+    "record_observation",
+    "register_source",
+    "register_sources",
+    "registered_sources",
+    "remove_source",
+    "run_discovery",
+    "run_source_family",
+    "select_runnable_sources",
+]
+__getattr__ = lazy_exports(__name__, _EXPORTS)

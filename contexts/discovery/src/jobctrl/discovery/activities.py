@@ -29,12 +29,12 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.commands.link_execution_members import link_execution_members
-from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
-from jobctrl.discovery.commands.select_runnable_sources import select_runnable_sources
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.discovery.ports import DiscoveryRunLog
+from jobctrl.discovery.use_cases.link_execution_members import link_execution_members
+from jobctrl.discovery.use_cases.run_source_family import FamilyResult, run_source_family
+from jobctrl.discovery.use_cases.select_runnable_sources import select_runnable_sources
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore

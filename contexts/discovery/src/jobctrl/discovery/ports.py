@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from jobctrl.discovery.commands.run_source_family import FamilyResult
+from jobctrl.discovery.use_cases.run_source_family import FamilyResult
 
 
 class DiscoveryRunLog(Protocol):

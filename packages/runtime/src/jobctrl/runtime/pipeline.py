@@ -21,7 +21,7 @@ from temporalio.common import WorkflowIDConflictPolicy
 from jobctrl.apply.job_application import JobApplication, RunStatus
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.commands.register_sources import register_sources
+from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput

@@ -25,9 +25,9 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from jobctrl.activity_contracts.contracts import ExecutionRef, FanoutInput, FanoutResult
-from jobctrl.discovery.commands.link_execution_members import load_execution, save_execution
 from jobctrl.discovery.domain.errors import WorkPlanConflict
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery.use_cases.link_execution_members import load_execution, save_execution
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store.errors import ConcurrencyConflict

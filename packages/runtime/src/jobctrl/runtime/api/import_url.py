@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.discovery.commands.import_posting import PostingUnreachable, fetch_posting, import_posting
+from jobctrl.discovery.use_cases.import_posting import PostingUnreachable, fetch_posting, import_posting
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.politeness import PolitenessGateway

@@ -14,14 +14,14 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.discovery.commands.sources import (
+from jobctrl.discovery.domain.source_spec import InvalidSourceSpec
+from jobctrl.discovery.use_cases.sources import (
     SourceView,
     UnknownSource,
     add_source,
     list_sources,
     remove_source,
 )
-from jobctrl.discovery.domain.source_spec import InvalidSourceSpec
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, Request, Wire
 from jobctrl.runtime.api.services import Services, services

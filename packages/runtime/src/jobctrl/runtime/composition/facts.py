@@ -13,9 +13,9 @@ from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply.activities import ApplyInputs
 from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, CurrentJobFacts
 from jobctrl.apply.job_application import JobApplication
-from jobctrl.discovery.commands.link_execution_members import load_execution
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import JobDiscovered
+from jobctrl.discovery.use_cases.link_execution_members import load_execution
 from jobctrl.enrichment import EnrichJob, PostingEnrichment
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock

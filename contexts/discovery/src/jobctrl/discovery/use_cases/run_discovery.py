@@ -6,10 +6,10 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.commands.load_catalog import load_catalog
-from jobctrl.discovery.commands.run_source_family import FamilyResult, run_source_family
 from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.discovery.ports import DiscoveryRunLog
+from jobctrl.discovery.use_cases.load_catalog import load_catalog
+from jobctrl.discovery.use_cases.run_source_family import FamilyResult, run_source_family
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.adapters.registry import adapter_for
-from jobctrl.discovery.commands.register_source import register_source
 from jobctrl.discovery.domain.source_spec import SOURCE_KIND_OF
 from jobctrl.discovery.events import SourceKind, SourceState
+from jobctrl.discovery.use_cases.register_source import register_source
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore

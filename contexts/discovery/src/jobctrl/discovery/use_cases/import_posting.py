@@ -25,11 +25,11 @@ from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig, check
 from jobctrl.discovery.adapters.registry import adapter_for
 from jobctrl.discovery.adapters.smartextract import postings_on_page
 from jobctrl.discovery.adapters.workday import cxs_root, parse_detail
-from jobctrl.discovery.commands.load_catalog import load_catalog
-from jobctrl.discovery.commands.record_observation import record_observation
 from jobctrl.discovery.domain.dedupe import Verdict
 from jobctrl.discovery.domain.posting_url import PostingLocator, locate_posting
 from jobctrl.discovery.domain.urls import normalize_url
+from jobctrl.discovery.use_cases.load_catalog import load_catalog
+from jobctrl.discovery.use_cases.record_observation import record_observation
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, SourceUnavailableError, TransientNetworkError
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id, new_job_id

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 
 from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig
 from jobctrl.discovery.adapters.registry import adapter_for
-from jobctrl.discovery.commands.load_catalog import load_catalog
-from jobctrl.discovery.commands.record_observation import record_observation
 from jobctrl.discovery.domain.dedupe import JobCatalog, Verdict
 from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.discovery.domain.source import SourceEntry
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.events import DiscoveryRunCounts
+from jobctrl.discovery.use_cases.load_catalog import load_catalog
+from jobctrl.discovery.use_cases.record_observation import record_observation
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.errors import JobCtrlError

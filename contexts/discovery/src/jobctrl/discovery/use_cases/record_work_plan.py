@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jobctrl.discovery.commands.link_execution_members import load_execution, save_execution
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery.use_cases.link_execution_members import load_execution, save_execution
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.store import EventStore
 

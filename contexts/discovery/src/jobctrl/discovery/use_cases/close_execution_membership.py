@@ -10,8 +10,8 @@ save that loses the race reloads and looks again.
 
 from __future__ import annotations
 
-from jobctrl.discovery.commands.link_execution_members import load_execution, save_execution
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef, interrupted_reason
+from jobctrl.discovery.use_cases.link_execution_members import load_execution, save_execution
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
