@@ -22,7 +22,9 @@ def test_incremental_folds_with_restarts_equal_a_full_rebuild(
     database: Database, reg: EventRegistry, store: EventStore
 ) -> None:
     rng = random.Random(2026)
-    log = LogWriter(generate(90, seed=42, workflows=3, runs=3), corrupt_every=211, extra_key_every=17)
+    log = LogWriter(
+        generate(90, seed=42, workflows=3, runs=3, outreach=40), corrupt_every=211, extra_key_every=17
+    )
     total = 0
     for _ in range(6):  # the log grows while runners come and go
         total += log.write(database, limit=rng.randint(250, 700))

@@ -18,6 +18,7 @@ from jobctrl.projections.read_models import (
     discovery_runs,
     job_detail,
     job_list,
+    outreach,
     pipeline_steps,
     profiles,
     scoring_policies,
@@ -38,6 +39,7 @@ OPERATIONS: tuple[Projection, ...] = (
     applications.PROJECTION,
     contacts.CONTACTS_PROJECTION,
     contacts.TASKS_PROJECTION,
+    outreach.PROJECTION,
     discovery_executions.PROJECTION,
     discovery_runs.PROJECTION,
     source_quality.PROJECTION,
@@ -51,7 +53,10 @@ _SOURCES = (
     "a candidate source location is not a source yet; source_quality_projections starts at registration"
 )
 _APPLY = _LATER.format("apply review / outcome read models")
-_OUTREACH = _LATER.format("outreach thread read model")
+_WARM_INTRO = (
+    "no view shows warm introductions yet; outreach_thread_projections folds the drafts, sends and"
+    " follow-ups of a thread"
+)
 _MATERIALS = _LATER.format("artifact projections")
 _NO_VIEW = "an audit fact no read model shows; it stays in job_events"
 _PROFILE = (
@@ -107,15 +112,7 @@ NOT_PROJECTED: dict[str, str] = {
     "ProfileImported": _PROFILE,
     "TailoringPolicyUpdated": _MATERIALS,
     "DigestReviewed": _NO_VIEW + " (the digest acknowledgement is read from its aggregate)",
-    "WarmIntroIdentified": _OUTREACH,
-    "OutreachDraftGenerated": _OUTREACH,
-    "OutreachDraftRevised": _OUTREACH,
-    "OutreachDraftApproved": _OUTREACH,
-    "OutreachDraftRejected": _OUTREACH,
-    "OutreachSendLogged": _OUTREACH,
-    "FollowUpScheduled": _OUTREACH,
-    "FollowUpCompleted": _OUTREACH,
-    "FollowUpDismissed": _OUTREACH,
+    "WarmIntroIdentified": _WARM_INTRO,
 }
 
 

@@ -35,6 +35,7 @@ from jobctrl.runtime.api import (
     contact_research,
     contacts,
     import_url,
+    outreach,
     reads,
     retry_stage,
     review_decision,
@@ -174,7 +175,8 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
                    cancel_run.router, start_discovery.router, operations_router,
                    applications.router, applications.pages, sources.router,
-                   contact_research.router, contacts.router, scores.router, import_url.router):  # fmt: skip
+                   contact_research.router, contacts.router, outreach.router, scores.router,
+                   import_url.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"], responses={503: {"model": ErrorBody}})

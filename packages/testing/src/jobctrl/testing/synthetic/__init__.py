@@ -34,6 +34,7 @@ from jobctrl.orchestration.events import (
 from jobctrl.testing.synthetic._common import START, Emitted, _Clock, _enc, _interleave
 from jobctrl.testing.synthetic.executions import _execution_story, _tenant_story
 from jobctrl.testing.synthetic.jobs import _job_story
+from jobctrl.testing.synthetic.outreach import _outreach_story
 from jobctrl.testing.synthetic.workflows import _completed, _steps, _terminated
 
 
@@ -120,14 +121,17 @@ def _workflow_story(
 
 
 def generate(
-    jobs: int, *, seed: int = 7, workflows: int = 4, runs: int = 2, families: int = 4
+    jobs: int, *, seed: int = 7, workflows: int = 4, runs: int = 2, families: int = 4, outreach: int = 0
 ) -> Iterator[Emitted]:
-    """Stories for ``jobs`` jobs spread over ``workflows`` workflow ids, each run ``runs`` times."""
+    """Stories for ``jobs`` jobs spread over ``workflows`` workflow ids, each run ``runs`` times, plus
+    ``outreach`` outreach threads (none by default, so older seeds give the same log)."""
     rng = random.Random(seed)
     clock = _Clock()
     per = [list(range(w, jobs, workflows)) for w in range(workflows)]
     stories = [_workflow_story(rng, clock, f"discover-{w}", runs, per[w], families) for w in range(workflows)]
     stories.append(_tenant_story(rng, clock))
+    if outreach:
+        stories.append(_outreach_story(rng, clock, outreach))
     yield from _interleave(rng, stories)
 
 
