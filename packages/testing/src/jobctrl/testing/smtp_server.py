@@ -6,7 +6,8 @@ the port it got).  It offers STARTTLS with a throw-away self-signed certificate 
 AUTH after STARTTLS.  ``accepted`` holds every message whose DATA the server acknowledged: a send
 counts once it is there.  ``hold()`` makes the next recipient (``RCPT TO``) wait — the client is
 then blocked inside its send, before any message content is handed over — until ``release()``;
-``send_started`` says a client has reached that point.  Used by the Apply features and the
+``send_started`` says a client has reached that point; ``hold_reply()`` holds the reply to DATA
+instead (the message is counted, the client not told: ``data_accepted``).  Used by the Apply features and the
 reliability figures.
 """
 
@@ -53,6 +54,10 @@ class _Handler:
 
     async def handle_DATA(self, server: Any, session: Session, envelope: Envelope) -> str:  # noqa: N802
         self.server.accepted.append(envelope)
+        # A reply-held server has the message (it counts) but the client does not know yet.
+        self.server.data_accepted.set()
+        while self.server._reply_held.is_set():
+            await asyncio.sleep(0.02)
         return "250 OK"
 
 
@@ -67,7 +72,9 @@ class CountingSmtpServer:
     send_started: threading.Event = field(default_factory=threading.Event)
     port: int = 0
     ca_file: Path | None = None
+    data_accepted: threading.Event = field(default_factory=threading.Event)
     _held: threading.Event = field(default_factory=threading.Event)
+    _reply_held: threading.Event = field(default_factory=threading.Event)
     _loop: asyncio.AbstractEventLoop | None = None
     _server: asyncio.Server | None = None
     _thread: threading.Thread | None = None
@@ -138,8 +145,15 @@ class CountingSmtpServer:
         self.send_started.clear()
         self._held.set()
 
+    def hold_reply(self) -> None:
+        """Accept (and count) the next message but keep its 250 reply until ``release()``; the
+        client is then blocked after the send, before it can record that it sent."""
+        self.data_accepted.clear()
+        self._reply_held.set()
+
     def release(self) -> None:
         self._held.clear()
+        self._reply_held.clear()
 
     def stop(self) -> None:
         self.release()
