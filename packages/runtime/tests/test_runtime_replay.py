@@ -18,7 +18,7 @@ from temporalio.worker import Replayer
 
 from jobctrl.orchestration.workflows import WORKFLOWS
 from jobctrl.orchestration.workflows.continuation import CLOSED_ACTIVITY, CLOSED_PATCH
-from jobctrl.orchestration.workflows.lifecycle import SPEND_PREFLIGHT_PATCH
+from jobctrl.orchestration.workflows.lifecycle import LOCAL_LIFECYCLE_PATCH, SPEND_PREFLIGHT_PATCH
 from jobctrl.runtime.worker import sandbox_runner
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
@@ -33,6 +33,12 @@ RECORDED = (  # written by jobctrl.testing.runtime.record_histories; v1 predates
     "preparation_failed_at_cover_v3.json",  # v3: the spend preflight first (ADR 0110, patched)
     "profile_continuation_v3.json",
     "contact_research.json",
+    # v4 / v2: the lifecycle records and the preparation checkpoint as local activities (ADR 0236)
+    "discover_partial_v2.json",
+    "preparation_failed_at_cover_v4.json",
+    "apply_single_v2.json",
+    "profile_continuation_v4.json",
+    "contact_research_v2.json",
 )
 
 
@@ -68,6 +74,7 @@ def _patches_and_activities(name: str) -> tuple[set[str], set[str]]:
         json.loads(base64.b64decode(payload["data"]))["id"]
         for e in events
         if e["eventType"] == "EVENT_TYPE_MARKER_RECORDED"
+        and "patch-data" in e["markerRecordedEventAttributes"]["details"]  # not a local activity's
         for payload in e["markerRecordedEventAttributes"]["details"]["patch-data"]["payloads"]
     }
     activities = {
@@ -102,3 +109,26 @@ def test_the_preparation_and_continuation_histories_straddle_the_spend_preflight
     new_patches, new_activities = _patches_and_activities(after)
     assert SPEND_PREFLIGHT_PATCH not in old_patches and "check_spend_budget" not in old_activities
     assert SPEND_PREFLIGHT_PATCH in new_patches and "check_spend_budget" in new_activities
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("discover_partial.json", "discover_partial_v2.json"),
+        ("preparation_failed_at_cover_v3.json", "preparation_failed_at_cover_v4.json"),
+        ("apply_single.json", "apply_single_v2.json"),
+        ("profile_continuation_v3.json", "profile_continuation_v4.json"),
+        ("contact_research.json", "contact_research_v2.json"),
+    ],
+)
+def test_every_workflow_type_straddles_the_local_lifecycle_patch(before: str, after: str) -> None:
+    """The older history queued its lifecycle records as activities; the newer one ran them as local
+    activities under the patch, so both branches of ``workflow.patched`` replay above."""
+    old_patches, old_activities = _patches_and_activities(before)
+    new_patches, new_activities = _patches_and_activities(after)
+    assert LOCAL_LIFECYCLE_PATCH not in old_patches and "record_workflow_started" in old_activities
+    assert LOCAL_LIFECYCLE_PATCH in new_patches
+    assert not {"record_workflow_started", "record_workflow_outcome"} & new_activities
+    if "preparation" in after:
+        assert "load_preparation_checkpoint" in old_activities
+        assert "load_preparation_checkpoint" not in new_activities

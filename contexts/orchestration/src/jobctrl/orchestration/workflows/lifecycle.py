@@ -50,6 +50,31 @@ async def spend_preflight(tenant: str, workflow_type: str, *, single_attempt: bo
     )
 
 
+#: The patch id that moves the lifecycle records to local activities (ADR 0236): a record is one
+#: quick local write, so it runs in the worker that holds the workflow task instead of a round trip
+#: through the server's activity queue.  Runs recorded before it replay with the queued activities.
+LOCAL_LIFECYCLE_PATCH = "lifecycle-local-records-v1"
+
+
+async def record_quickly(name: str, arg: object, *, result_type: type | None = None) -> object:
+    """A short bookkeeping activity: local under ``LOCAL_LIFECYCLE_PATCH``, queued before it."""
+    if workflow.patched(LOCAL_LIFECYCLE_PATCH):
+        return await workflow.execute_local_activity(
+            name,
+            arg,
+            result_type=result_type,
+            start_to_close_timeout=policies.SHORT,
+            retry_policy=policies.LIFECYCLE,
+        )
+    return await workflow.execute_activity(
+        name,
+        arg,
+        result_type=result_type,
+        start_to_close_timeout=policies.SHORT,
+        retry_policy=policies.LIFECYCLE,
+    )
+
+
 async def run_with_lifecycle(
     workflow_type: str,
     tenant: str,
@@ -61,7 +86,7 @@ async def run_with_lifecycle(
     info = workflow.info()
     started_at = now_iso()
     if record_started:
-        await workflow.execute_activity(
+        await record_quickly(
             "record_workflow_started",
             WorkflowStartedInput(
                 workflow_id=info.workflow_id,
@@ -71,14 +96,12 @@ async def run_with_lifecycle(
                 started_at=started_at,
                 input_summary=summary,
             ),
-            start_to_close_timeout=policies.SHORT,
-            retry_policy=policies.LIFECYCLE,
         )
 
     async def outcome(
         status: str, code: str | None = None, message: str | None = None, retry: bool = False
     ) -> None:
-        await workflow.execute_activity(
+        await record_quickly(
             "record_workflow_outcome",
             WorkflowOutcomeInput(
                 workflow_id=info.workflow_id,
@@ -92,8 +115,6 @@ async def run_with_lifecycle(
                 error_message=message,
                 retryable=retry,
             ),
-            start_to_close_timeout=policies.SHORT,
-            retry_policy=policies.LIFECYCLE,
         )
 
     try:

@@ -26,6 +26,7 @@ from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
 from jobctrl.orchestration.workflows.lifecycle import (
     SPEND_PREFLIGHT_PATCH,
+    record_quickly,
     run_with_lifecycle,
     spend_preflight,
 )
@@ -73,13 +74,12 @@ class JobPreparationWorkflow:
         # The spend gate before any paid step (one attempt, ``budget_exceeded`` non-retryable).
         if workflow.patched(SPEND_PREFLIGHT_PATCH):
             await spend_preflight(params.tenant, WORKFLOW_TYPE)
-        checkpoint: PreparationCheckpoint = await workflow.execute_activity(
+        checkpoint = await record_quickly(  # a local read under the lifecycle patch (ADR 0236)
             "load_preparation_checkpoint",
             PreparationCheckpointInput(params.tenant, params.job_id, params.idempotency_key),
             result_type=PreparationCheckpoint,
-            start_to_close_timeout=policies.SHORT,
-            retry_policy=policies.LIFECYCLE,
         )
+        assert isinstance(checkpoint, PreparationCheckpoint)
         already = set(checkpoint.completed_steps)
         wanted = [s for s in ORDER if s in params.steps]
         done: list[PreparationStep] = []

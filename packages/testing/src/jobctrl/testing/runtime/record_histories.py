@@ -39,12 +39,12 @@ from jobctrl.runtime.outbox import drain_profile_outbox
 from jobctrl.testing.runtime.fakes import FakeContexts
 from jobctrl.testing.runtime.harness import Harness, RunningWorker
 
-NAMES = (  # v3: the preparation and the continuation run the spend preflight (ADR 0110, patched)
-    "discover_partial.json",
-    "preparation_failed_at_cover_v3.json",
-    "apply_single.json",
-    "profile_continuation_v3.json",
-    "contact_research.json",
+NAMES = (  # the lifecycle records and the preparation checkpoint as local activities (ADR 0236)
+    "discover_partial_v2.json",
+    "preparation_failed_at_cover_v4.json",
+    "apply_single_v2.json",
+    "profile_continuation_v4.json",
+    "contact_research_v2.json",
 )
 
 
