@@ -15,11 +15,11 @@ import httpx
 import pytest
 from pytest_bdd import given, parsers
 
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.commands.start_research import start_research
-from jobctrl.contact.extraction import OfflineContactExtractor
+from jobctrl.contact.adapters.extraction import OfflineContactExtractor
+from jobctrl.contact.adapters.vault import FileKeyStore, PersonalDataVault
 from jobctrl.contact.ports import FetchedPage, RobotsDisallowedError
-from jobctrl.contact.vault import FileKeyStore, PersonalDataVault
+from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

@@ -9,15 +9,15 @@ import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 from sqlalchemy import select
 
-from jobctrl.contact.aggregates import ContactRuleViolation
-from jobctrl.contact.commands.confirm_candidate import confirm_candidate
-from jobctrl.contact.commands.delete_contact import delete_contact
-from jobctrl.contact.commands.finish_review import finish_review
-from jobctrl.contact.commands.run_research import run_research
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.commands.start_research import start_research
-from jobctrl.contact.policy import SourceAccessPolicy, allowlist_from
-from jobctrl.contact.vault import FileKeyStore, contact_subject_keys
+from jobctrl.contact.adapters.vault import FileKeyStore, contact_subject_keys
+from jobctrl.contact.domain.aggregates import ContactRuleViolation
+from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
+from jobctrl.contact.use_cases.confirm_candidate import confirm_candidate
+from jobctrl.contact.use_cases.delete_contact import delete_contact
+from jobctrl.contact.use_cases.finish_review import finish_review
+from jobctrl.contact.use_cases.run_research import run_research
+from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.kernel.store import job_events
 
 from .conftest import CareersSite

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.contact.aggregates import ContactRuleViolation
-from jobctrl.contact.commands.confirm_candidate import confirm_candidate
-from jobctrl.contact.commands.run_research import ResearchReport, run_research
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.commands.start_research import start_research
-from jobctrl.contact.policy import SourceAccessPolicy, allowlist_from
+from jobctrl.contact.domain.aggregates import ContactRuleViolation
+from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
+from jobctrl.contact.use_cases.confirm_candidate import confirm_candidate
+from jobctrl.contact.use_cases.run_research import ResearchReport, run_research
+from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.contact.use_cases.start_research import start_research
 
 from .conftest import CareersSite
 

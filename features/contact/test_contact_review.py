@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 from pytest_bdd import given, parsers, scenarios, then, when
 from typer.testing import CliRunner
 
-from jobctrl.contact.commands.run_research import run_research
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.policy import SourceAccessPolicy, allowlist_from
+from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
+from jobctrl.contact.use_cases.run_research import run_research
+from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.kernel.store import Database
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app as cli

@@ -15,10 +15,10 @@ from temporalio.testing import ActivityEnvironment
 
 from jobctrl.activity_contracts.contracts import ContactResearchActivityInput
 from jobctrl.contact.activities import ContactActivities, register_offline_contact
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.commands.start_research import start_research
-from jobctrl.contact.gateway_fetcher import GatewayContactFetcher
-from jobctrl.contact.vault import PersonalDataVault
+from jobctrl.contact.adapters.gateway_fetcher import GatewayContactFetcher
+from jobctrl.contact.adapters.vault import PersonalDataVault
+from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

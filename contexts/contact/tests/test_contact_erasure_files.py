@@ -21,16 +21,16 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from jobctrl.contact.commands.confirm_candidate import confirm_candidate
-from jobctrl.contact.commands.delete_contact import delete_contact
-from jobctrl.contact.commands.finish_review import finish_review
-from jobctrl.contact.commands.run_research import run_research
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.commands.start_research import start_research
-from jobctrl.contact.extraction import OfflineContactExtractor
-from jobctrl.contact.policy import SourceAccessPolicy, allowlist_from
+from jobctrl.contact.adapters.extraction import OfflineContactExtractor
+from jobctrl.contact.adapters.vault import FileKeyStore, PersonalDataVault, contact_subject_keys
+from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
 from jobctrl.contact.ports import FetchedPage
-from jobctrl.contact.vault import FileKeyStore, PersonalDataVault, contact_subject_keys
+from jobctrl.contact.use_cases.confirm_candidate import confirm_candidate
+from jobctrl.contact.use_cases.delete_contact import delete_contact
+from jobctrl.contact.use_cases.finish_review import finish_review
+from jobctrl.contact.use_cases.run_research import run_research
+from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore

@@ -6,8 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from jobctrl.contact.extraction import ContactResearchCandidates, OfflineContactExtractor, extract_offline
-from jobctrl.contact.policy import (
+from jobctrl.contact.adapters.extraction import (
+    ContactResearchCandidates,
+    OfflineContactExtractor,
+    extract_offline,
+)
+from jobctrl.contact.adapters.vault import PersonalDataVault, SubjectForgotten
+from jobctrl.contact.domain.policy import (
     AUTHENTICATION,
     AUTONOMOUS_BROAD_DISCOVERY,
     THIRD_PARTY_CONTROL_BYPASS,
@@ -15,7 +20,6 @@ from jobctrl.contact.policy import (
     SourceAccessPolicy,
     allowlist_from,
 )
-from jobctrl.contact.vault import PersonalDataVault, SubjectForgotten
 from jobctrl.kernel.store import Database
 from jobctrl.llm import StructuredRequest
 

@@ -19,9 +19,9 @@ import msgspec
 import pytest
 from sqlalchemy import select
 
-from jobctrl.contact.aggregates import Contact
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.vault import FileKeyStore, PersonalDataVault
+from jobctrl.contact.adapters.vault import FileKeyStore, PersonalDataVault
+from jobctrl.contact.domain.aggregates import Contact
+from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.domain_types import registry
 from jobctrl.kernel.aggregate import save_all
 from jobctrl.kernel.clock import SystemClock

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.commands.start_research import start_research
-from jobctrl.contact.vault import PersonalDataVault
+from jobctrl.contact.adapters.vault import PersonalDataVault
+from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.server import Route
 from jobctrl.discovery.use_cases.register_sources import register_sources

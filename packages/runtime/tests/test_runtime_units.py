@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from temporalio.exceptions import ActivityError, ApplicationError, RetryState
 
 from jobctrl.activity_contracts.contracts import SpendCheckInput, SpendCheckResult
-from jobctrl.contact.vault import PersonalDataVault
+from jobctrl.contact.adapters.vault import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import (
     BudgetExceededError,

@@ -18,12 +18,12 @@ from temporalio import activity
 
 from jobctrl.activity_contracts.contracts import ContactResearchActivityInput, ContactResearchActivityResult
 from jobctrl.activity_contracts.errors import to_application_error
-from jobctrl.contact.commands.run_research import ResearchReport, run_research
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.commands.start_research import start_research
-from jobctrl.contact.extraction import TASK, ContactResearchCandidates, extract_offline
-from jobctrl.contact.policy import SourceAccessPolicy, allowlist_from
+from jobctrl.contact.adapters.extraction import TASK, ContactResearchCandidates, extract_offline
+from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
 from jobctrl.contact.ports import PageFetcher
+from jobctrl.contact.use_cases.run_research import ResearchReport, run_research
+from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.llm import OfflineProvider
 from jobctrl.llm.port import StructuredRequest

@@ -24,7 +24,7 @@ from jobctrl.apply.adapters.browser import CHROMIUM_ARGS, CHROMIUM_PATH
 from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
 from jobctrl.apply.run_events import ManualCompletionPrepared
 from jobctrl.apply.use_cases.record_outcome import USER_OUTCOMES, USER_WORD, InvalidOutcome, record_outcome
-from jobctrl.contact.vault import PersonalDataVault
+from jobctrl.contact.adapters.vault import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.ids import LOCAL_TENANT

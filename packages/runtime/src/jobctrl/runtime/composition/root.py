@@ -23,10 +23,10 @@ from urllib.parse import urlsplit
 from jobctrl.apply.activities import ApplyActivities
 from jobctrl.apply.facts import ClaimPolicy
 from jobctrl.contact.activities import ContactActivities, register_offline_contact
-from jobctrl.contact.commands.services import ContactServices
-from jobctrl.contact.gateway_fetcher import GatewayContactFetcher
+from jobctrl.contact.adapters.gateway_fetcher import GatewayContactFetcher
+from jobctrl.contact.adapters.vault import PersonalDataVault
 from jobctrl.contact.ports import PageFetcher as ContactPageFetcher
-from jobctrl.contact.vault import PersonalDataVault
+from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.discovery.activities import DiscoveryActivities, SourceCatalog
 from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.enrichment.activities import EnrichmentActivities

@@ -7,7 +7,7 @@ records the completion.
 
 from __future__ import annotations
 
-from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.use_cases.services import ContactServices
 
 
 def finish_review(svc: ContactServices, task_id: str) -> int:

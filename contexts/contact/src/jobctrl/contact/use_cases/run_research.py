@@ -10,11 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.adapters.extraction import SYSTEM_PROMPT, TASK, ContactResearchCandidates
+from jobctrl.contact.domain.policy import (
+    MAX_PAGES,
+    MAX_PROMPT_TEXT,
+    MAX_REQUESTS,
+    Outcome,
+    SourceAccessPolicy,
+)
 from jobctrl.contact.events import ContactCandidateProposed, ContactResearchSourceAttempted
-from jobctrl.contact.extraction import SYSTEM_PROMPT, TASK, ContactResearchCandidates
-from jobctrl.contact.policy import MAX_PAGES, MAX_PROMPT_TEXT, MAX_REQUESTS, Outcome, SourceAccessPolicy
 from jobctrl.contact.ports import RateLimitedError, RobotsDisallowedError
+from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.kernel.errors import ConfigurationError, JobCtrlError
 from jobctrl.kernel.ids import deterministic_id
 from jobctrl.llm import StructuredRequest

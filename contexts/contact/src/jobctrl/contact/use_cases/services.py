@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobctrl.contact.aggregates import Contact, ContactResearchTask
+from jobctrl.contact.adapters.vault import PersonalDataVault
+from jobctrl.contact.domain.aggregates import Contact, ContactResearchTask
 from jobctrl.contact.ports import PageFetcher
-from jobctrl.contact.vault import PersonalDataVault
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT

@@ -9,7 +9,7 @@ between, at the vault's next start, ADR 0103).
 
 from __future__ import annotations
 
-from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.use_cases.services import ContactServices
 
 
 def delete_contact(svc: ContactServices, contact_id: str, *, reason: str = "user_request") -> None:

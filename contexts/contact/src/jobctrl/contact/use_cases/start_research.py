@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from jobctrl.contact.aggregates import ContactResearchTask
-from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.domain.aggregates import ContactResearchTask
+from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.kernel.ids import checked_id
 
 

@@ -6,9 +6,9 @@ and a second confirmation of the same candidate fails on the Contact stream (it 
 
 from __future__ import annotations
 
-from jobctrl.contact.aggregates import Contact, ContactRuleViolation
-from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.domain.aggregates import Contact, ContactRuleViolation
 from jobctrl.contact.events import ContactRole
+from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.kernel.aggregate import save_all
 from jobctrl.kernel.ids import deterministic_id
 

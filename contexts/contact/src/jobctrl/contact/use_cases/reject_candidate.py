@@ -7,8 +7,8 @@ log's ``ContactCandidateProposed`` can no longer be opened (ADR 0210).
 
 from __future__ import annotations
 
-from jobctrl.contact.aggregates import ContactRuleViolation
-from jobctrl.contact.commands.services import ContactServices
+from jobctrl.contact.domain.aggregates import ContactRuleViolation
+from jobctrl.contact.use_cases.services import ContactServices
 
 
 def reject_candidate(svc: ContactServices, task_id: str, candidate_id: str, *, reason: str) -> None:
