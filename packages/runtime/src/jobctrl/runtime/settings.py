@@ -4,12 +4,12 @@ environment-backed default at integration)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration.settings.store import SettingsStore
 from jobctrl.orchestration.tables import create_orchestration_tables
-from jobctrl.runtime.config import load_config
+from jobctrl.runtime.config import JobctrlConfig, load_config
 
 
 @dataclass(frozen=True)
@@ -47,21 +47,43 @@ class MutableSettings:
         return self.value
 
 
+def seed_of(settings: RuntimeSettings) -> dict[str, Any]:
+    """The settings document's keys a ``RuntimeSettings`` seeds."""
+    return {
+        "worker_activity_slots": settings.worker_activity_slots,
+        "auto_apply": settings.auto_apply,
+        "daily_budget_usd": settings.daily_budget_usd,
+        "discovery_schedule_enabled": settings.scheduling_enabled,
+        "discovery_schedule_cron": settings.schedule_cron,
+    }
+
+
+def config_seed(config: JobctrlConfig | None = None) -> dict[str, Any]:
+    """What the configuration (``config.toml`` and the environment) seeds, per settings key: every
+    reader of the settings document fills the keys never saved from here (ADR 0192)."""
+    config = config or load_config()
+    return {
+        **seed_of(EnvSettings.from_config(config)),
+        "apply_approval_required": config.apply.approval_required,
+        "min_fit_score": config.apply.min_fit_score,
+    }
+
+
 class SavedSettings:
     """What the running worker obeys: the saved settings document (``jobctrl_settings``, the one
     ``PATCH /v1/settings`` writes), re-read on every ``load`` -- the worker loads on start-up and on
-    every heartbeat.  Until a document is saved, ``seed`` (the configuration) gives the values; after
-    that the environment only seeded defaults (ADR 0135)."""
+    every heartbeat.  A key never saved comes from ``seed`` (the configuration), per key: saving one
+    setting leaves the others seeded (ADRs 0135, 0192)."""
 
     def __init__(self, db: Database, seed: SettingsSource) -> None:
         create_orchestration_tables(db)  # migrate-before-use: a fresh home has saved nothing yet
-        self.store = SettingsStore(db)
-        self.seed = seed
+        self.source = seed
+        self.store = SettingsStore(db, seed=lambda: seed_of(self.source.load()))
 
     def load(self) -> RuntimeSettings:
-        saved = self.store.load_saved()
-        if saved is None:
-            return self.seed.load()
+        if self.store.saved_document() is None:
+            return self.source.load()
+        saved = self.store.load()
         return RuntimeSettings(
             worker_activity_slots=saved.worker_activity_slots,
             auto_apply=saved.auto_apply,
@@ -77,7 +99,10 @@ class EnvSettings:
     ``JOBCTRL_SCHEDULING_ENABLED``, ``JOBCTRL_SCHEDULE_CRON``), read on every ``load``."""
 
     def load(self) -> RuntimeSettings:
-        config = load_config()
+        return self.from_config(load_config())
+
+    @staticmethod
+    def from_config(config: JobctrlConfig) -> RuntimeSettings:
         return RuntimeSettings(
             worker_activity_slots=config.worker.activity_slots,
             auto_apply=config.apply.auto_apply,

@@ -1,8 +1,15 @@
-"""Loading and saving the settings document; an invalid change raises and saves nothing."""
+"""Loading and saving the settings document; an invalid change raises and saves nothing.
+
+The document keeps only the keys that were saved.  A key never saved comes from the seed (the
+configuration and environment, handed in by the runtime), else from the defaults -- per key, so
+saving one setting does not freeze every other one at its default (ADR 0192).  A document saved
+before this rule holds every key, and so reads as before.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -32,39 +39,59 @@ def _problems(exc: ValidationError) -> list[str]:
     return [f"{'.'.join(str(p) for p in err['loc']) or 'settings'}: {err['msg']}" for err in exc.errors()]
 
 
+Seed = Mapping[str, Any] | Callable[[], Mapping[str, Any]]
+
+
+def _validated(document: Mapping[str, Any]) -> OrchestrationSettings:
+    try:
+        return OrchestrationSettings.model_validate_json(json.dumps(dict(document)))
+    except (ValidationError, TypeError, ValueError) as exc:
+        problems = _problems(exc) if isinstance(exc, ValidationError) else [str(exc)]
+        raise InvalidSettings(problems) from None
+
+
 class SettingsStore:
-    def __init__(self, db: Database, *, clock: Clock | None = None) -> None:
+    def __init__(self, db: Database, *, clock: Clock | None = None, seed: Seed | None = None) -> None:
         self.db = db
         self.clock = clock or SystemClock()
+        self._seed = seed
 
-    def load(self) -> OrchestrationSettings:
-        """The saved settings, or the defaults when nothing was saved."""
-        return self.load_saved() or OrchestrationSettings()
+    def seed(self) -> dict[str, Any]:
+        """The seed's values (re-read on every call when given as a callable)."""
+        seed = self._seed() if callable(self._seed) else self._seed
+        return dict(seed or {})
 
-    def load_saved(self) -> OrchestrationSettings | None:
-        """The saved settings document, or None when nothing was ever saved."""
+    def saved_document(self) -> dict[str, Any] | None:
+        """The keys saved so far and their values, or None when nothing was ever saved."""
         with self.db.read() as conn:
             document = conn.execute(
                 select(jobctrl_settings.c.document).where(jobctrl_settings.c.name == _NAME)
             ).scalar_one_or_none()
         if document is None:
             return None
-        try:
-            return OrchestrationSettings.model_validate_json(document)
-        except ValidationError as exc:
-            raise InvalidSettings(_problems(exc)) from None
+        saved = json.loads(document)
+        if not isinstance(saved, dict):
+            raise InvalidSettings(["settings: the saved document is not an object"])
+        return saved
+
+    def load(self) -> OrchestrationSettings:
+        """Per key: the saved value, else the seed's, else the default."""
+        return _validated({**self.seed(), **(self.saved_document() or {})})
+
+    def load_saved(self) -> OrchestrationSettings | None:
+        """The saved keys over the defaults, or None when nothing was ever saved."""
+        saved = self.saved_document()
+        return None if saved is None else _validated(saved)
 
     def update(self, changes: dict[str, Any]) -> OrchestrationSettings:
-        """Apply ``changes`` over the current settings; validate everything before writing."""
-        merged = {**self.load().model_dump(), **changes}
-        try:
-            settings = OrchestrationSettings.model_validate_json(json.dumps(merged))
-        except (ValidationError, TypeError, ValueError) as exc:
-            problems = _problems(exc) if isinstance(exc, ValidationError) else [str(exc)]
-            raise InvalidSettings(problems) from None
+        """Save ``changes`` beside the keys saved before; validate the whole result before writing.
+        Returns the settings in effect after the save (unsaved keys still from the seed)."""
+        saved = {**(self.saved_document() or {}), **changes}
+        settings = _validated({**self.seed(), **saved})
+        _validated(saved)  # the document alone must also be valid: it outlives the seed
         row = {
             "name": _NAME,
-            "document": settings.model_dump_json(),
+            "document": json.dumps(settings.model_dump(include=set(saved)), sort_keys=True),
             "updated_at": isoformat(self.clock.now()),
         }
         insert = pg_insert if self.db.is_postgres else sqlite_insert

@@ -28,20 +28,26 @@ from jobctrl.runtime.api.models import (
 from jobctrl.runtime.api.services import Services, services
 from jobctrl.runtime.api.workflow_control import TemporalUnavailable
 from jobctrl.runtime.outbox import drain_profile_outbox
+from jobctrl.runtime.settings import config_seed
 
 router = APIRouter(prefix="/v1", tags=["settings"])
 log = logging.getLogger(__name__)
 INVALID: dict[int | str, dict[str, Any]] = {422: {"model": ErrorBody}}
 
 
+def _settings(svc: Services) -> SettingsStore:
+    """Keys never saved read as the configuration seeds them (``config.toml``, env), per key."""
+    return SettingsStore(svc.db, clock=svc.clock, seed=config_seed)
+
+
 @router.get("/settings", response_model=SettingsView)
 def get_settings(svc: Annotated[Services, Depends(services)]) -> SettingsView:
-    return SettingsView.model_validate(SettingsStore(svc.db, clock=svc.clock).load().model_dump())
+    return SettingsView.model_validate(_settings(svc).load().model_dump())
 
 
 @router.patch("/settings", response_model=SettingsView, responses=INVALID)
 def patch_settings(body: SettingsPatch, svc: Annotated[Services, Depends(services)]) -> SettingsView:
-    store = SettingsStore(svc.db, clock=svc.clock)
+    store = _settings(svc)
     changes = body.model_dump(exclude_unset=True)
     if not changes:
         return SettingsView.model_validate(store.load().model_dump())

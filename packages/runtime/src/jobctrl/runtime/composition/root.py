@@ -54,6 +54,7 @@ from jobctrl.runtime.composition.browser import ManagedBrowserApply
 from jobctrl.runtime.composition.email import ResumePdfReader, smtp_sender_from
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.config import JobctrlConfig, load_config
+from jobctrl.runtime.settings import config_seed
 from jobctrl.scoring.activities import ScoringActivities
 from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
 
@@ -117,7 +118,7 @@ class Composition:
         store.create_schema()
         create_orchestration_tables(db)
         PersonalDataVault(db).create_schema()
-        settings_store = SettingsStore(db, clock=clock)
+        settings_store = SettingsStore(db, clock=clock, seed=config_seed(config))
         settings = settings_store.load()
         ledger = SpendLedger(db, lambda: settings_store.load().daily_budget_usd, clock=clock)
         llm = build_provider(llm_settings or config.llm.settings(), ledger)

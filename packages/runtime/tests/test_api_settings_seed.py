@@ -1,0 +1,69 @@
+"""Settings are seeded per key (ADR 0192): a key never saved through ``PATCH /v1/settings`` keeps
+coming from the configuration (``config.toml``, then the environment), in the API and in the worker;
+saving one key does not freeze the others at their defaults."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from jobctrl.kernel.store import Database
+from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.runtime.api.app import ApiConfig, create_app
+from jobctrl.runtime.settings import EnvSettings, SavedSettings
+
+
+@pytest.fixture
+def client(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    for name in list(os.environ):
+        if name.startswith("JOBCTRL_") and name != "JOBCTRL_HOME":
+            monkeypatch.delenv(name)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("JOBCTRL_HOME", str(home))
+    (home / "config.toml").write_text("[apply]\nmin_fit_score = 5\n[worker]\nactivity_slots = 6\n")
+    monkeypatch.setenv("JOBCTRL_DAILY_BUDGET_USD", "40")
+    with TestClient(create_app(ApiConfig(database_url=db_url)), raise_server_exceptions=False) as c:
+        yield c
+
+
+@pytest.mark.both_databases
+def test_keys_not_saved_keep_coming_from_the_configuration(
+    client: TestClient, database: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seeded = client.get("/v1/settings").json()
+    assert (seeded["minFitScore"], seeded["workerActivitySlots"], seeded["dailyBudgetUsd"]) == (5, 6, 40)
+    assert seeded["autoApply"] is False
+
+    saved = client.patch("/v1/settings", json={"autoApply": True})
+    assert saved.status_code == 200, saved.text
+    after = client.get("/v1/settings").json()
+    assert after["autoApply"] is True
+    assert (after["minFitScore"], after["workerActivitySlots"], after["dailyBudgetUsd"]) == (5, 6, 40)
+    assert saved.json() == after
+    assert SettingsStore(database).saved_document() == {"auto_apply": True}  # only what was saved
+
+    # Still seeded, not frozen: a new seed shows in the API and in what the worker obeys.
+    monkeypatch.setenv("JOBCTRL_DAILY_BUDGET_USD", "50")
+    assert client.get("/v1/settings").json()["dailyBudgetUsd"] == 50
+    worker = SavedSettings(database, EnvSettings()).load()
+    assert (worker.auto_apply, worker.daily_budget_usd, worker.worker_activity_slots) == (True, 50, 6)
+
+    # A saved key wins over its seed from then on.
+    assert client.patch("/v1/settings", json={"dailyBudgetUsd": 10}).status_code == 200
+    assert client.get("/v1/settings").json()["dailyBudgetUsd"] == 10
+    assert SavedSettings(database, EnvSettings()).load().daily_budget_usd == 10
+    assert SettingsStore(database).saved_document() == {"auto_apply": True, "daily_budget_usd": 10.0}
+
+
+@pytest.mark.both_databases
+def test_a_refused_change_saves_nothing_and_leaves_the_seeds(client: TestClient, database: Database) -> None:
+    assert client.patch("/v1/settings", json={"autoApply": True}).status_code == 200
+    refused = client.patch("/v1/settings", json={"workerActivitySlots": 0})
+    assert refused.status_code == 422
+    assert SettingsStore(database).saved_document() == {"auto_apply": True}
+    assert client.get("/v1/settings").json()["workerActivitySlots"] == 6
