@@ -5,11 +5,16 @@
   PostgreSQL gets a schema of its own per test, dropped afterwards, so test runs never see each
   other's rows.  The server is ``JOBCTRL_TEST_PG_URL`` (default: the local trust-auth server).
 * Markers follow the path: anything under ``features/`` is ``bdd``.
+* The suite never touches the real home: ``JOBCTRL_HOME`` points at a fresh directory of this
+  session (so keys, artifacts, the default database and the dev server's address land there), and
+  ``JOBCTRL_KEYS_DIR`` / ``JOBCTRL_DATABASE_URL`` from the caller's environment are dropped.
+  A test that needs a home of its own still sets ``JOBCTRL_HOME`` itself.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,8 +31,22 @@ def pg_admin_url() -> str:
     return normalize_url(os.environ.get("JOBCTRL_TEST_PG_URL", DEFAULT_PG_URL))
 
 
+#: What the caller's environment may not carry into the suite: each would point a test at real data.
+REAL_DATA_VARIABLES = ("JOBCTRL_KEYS_DIR", "JOBCTRL_DATABASE_URL")
+
+
+def isolate_home() -> Path:
+    """Point ``JOBCTRL_HOME`` at a fresh directory of this process, whatever the environment said."""
+    home = Path(tempfile.mkdtemp(prefix="jobctrl-test-home-"))
+    os.environ["JOBCTRL_HOME"] = str(home)
+    for name in REAL_DATA_VARIABLES:
+        os.environ.pop(name, None)
+    return home
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "both_databases: run the test on SQLite and on PostgreSQL")
+    isolate_home()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
