@@ -82,6 +82,8 @@ class HubStats:
     frames_encoded: int = 0
     clients_cut_off: int = 0
     catch_up_reads: int = 0
+    failed_ticks: int = 0
+    outages: int = 0  # times reading went from working to failing (each logged once)
 
 
 class EncodedBatch:
@@ -154,6 +156,7 @@ class EventHub:
     _stopping: bool = False
     _unsubscribe: list[Callable[[], None]] = field(default_factory=list)
     _listener: asyncio.Task[None] | None = None
+    _failing_since: int | None = None  # the failed-tick count when the current outage began
 
     async def start(self) -> None:
         self.head = await asyncio.to_thread(self.store.head_position)
@@ -215,7 +218,9 @@ class EventHub:
             except asyncio.CancelledError:
                 raise
             except Exception:  # a failed read must not kill the feed for everyone
-                log.exception("SSE hub tick failed; retrying")
+                self._failed()
+            else:
+                self._recovered()
             if self._stopping:
                 return
             timeout = self.poll_interval
@@ -226,6 +231,22 @@ class EventHub:
                 timeout = max(0.0, min(timeout, next_beat - loop.time()))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout)
+
+    def _failed(self) -> None:
+        """Log a failing read once per outage (with its traceback), not on every retry."""
+        self.stats.failed_ticks += 1
+        if self._failing_since is None:
+            self._failing_since = self.stats.failed_ticks
+            self.stats.outages += 1
+            log.exception("SSE hub cannot read the log; retrying every %ss until it can", self.poll_interval)
+        else:
+            log.debug("SSE hub read still failing", exc_info=True)
+
+    def _recovered(self) -> None:
+        if self._failing_since is not None:
+            failed = self.stats.failed_ticks - self._failing_since + 1
+            self._failing_since = None
+            log.warning("SSE hub reads the log again after %d failed reads", failed)
 
     def _beat(self) -> None:
         """Wake every idle client once (one shared sentinel, no per-client timer)."""
