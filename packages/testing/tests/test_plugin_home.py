@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from jobctrl.contact.vault import default_key_store
+from jobctrl.contact.adapters.vault import default_key_store
 from jobctrl.kernel.store import Database
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials.adapters.artifacts import default_root
