@@ -36,9 +36,9 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from temporalio.client import Client
 
 from jobctrl.apply.adapters.browser import launch_chromium
-from jobctrl.apply.errors import ClaimRefused
-from jobctrl.apply.facts import ClaimPolicy
-from jobctrl.apply.job_application import JobApplication, RunStatus
+from jobctrl.apply.domain.errors import ClaimRefused
+from jobctrl.apply.domain.facts import ClaimPolicy
+from jobctrl.apply.domain.job_application import JobApplication, RunStatus
 from jobctrl.apply.use_cases._common import jobs as apply_jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.discovery.events import JobDiscovered

@@ -21,12 +21,12 @@ from pytest_bdd import given, parsers, then, when
 
 from jobctrl.apply.adapters.browser import PlaywrightBrowserApply, launch_chromium
 from jobctrl.apply.adapters.smtp import SmtpEmailSender
-from jobctrl.apply.approval import read_approval
-from jobctrl.apply.errors import ApprovalRefused, ClaimRefused
-from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.job_application import EmailCandidate, JobApplication, RunStatus
+from jobctrl.apply.domain.approval import read_approval
+from jobctrl.apply.domain.errors import ApprovalRefused, ClaimRefused
+from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.job_application import EmailCandidate, JobApplication, RunStatus
+from jobctrl.apply.domain.run_events import NEEDS_VERIFICATION_CODE
 from jobctrl.apply.ports import BrowserApplyRequest, BrowserOutcome, FormFilled, OutgoingEmail
-from jobctrl.apply.run_events import NEEDS_VERIFICATION_CODE
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.grant_repeat_override import grant_repeat_override

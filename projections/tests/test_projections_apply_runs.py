@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from jobctrl.apply.facts import ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.run_events import FailureResult
+from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.run_events import FailureResult
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.recover_ambiguous_apply import recover_ambiguous_apply

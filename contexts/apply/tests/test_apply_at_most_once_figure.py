@@ -39,7 +39,7 @@ from jobctrl.activity_contracts.stage_tracking import StepOwner
 from jobctrl.apply.activities import ApplyActivities, ApplyInputs
 from jobctrl.apply.adapters.browser import PlaywrightBrowserApply, launch_chromium
 from jobctrl.apply.adapters.smtp import SmtpEmailSender
-from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
 from jobctrl.apply.ports import BrowserApplyPort, EmailSenderPort
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision

@@ -9,13 +9,11 @@ import msgspec
 import pytest
 
 from jobctrl.apply.adapters.smtp import SmtpEmailSender
-from jobctrl.apply.errors import RunNotActive, SubmitAlreadyIntended
-from jobctrl.apply.events import EVENTS
-from jobctrl.apply.facts import ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.identity import identity_key
-from jobctrl.apply.job_application import JobApplication, RunStatus
-from jobctrl.apply.ports import OutgoingEmail
-from jobctrl.apply.run_events import (
+from jobctrl.apply.domain.errors import RunNotActive, SubmitAlreadyIntended
+from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.identity import identity_key
+from jobctrl.apply.domain.job_application import JobApplication, RunStatus
+from jobctrl.apply.domain.run_events import (
     DryRunCompleted,
     FailureResult,
     NeedsVerification,
@@ -23,6 +21,8 @@ from jobctrl.apply.run_events import (
     decode_run_event,
     encode_body,
 )
+from jobctrl.apply.events import EVENTS
+from jobctrl.apply.ports import OutgoingEmail
 from jobctrl.kernel.catalog import CANONICAL_EVENT_NAMES
 
 FACTS = CurrentJobFacts(

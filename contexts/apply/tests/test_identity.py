@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jobctrl.apply.errors import ClaimRefused
-from jobctrl.apply.facts import ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.identity import (
+from jobctrl.apply.domain.errors import ClaimRefused
+from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.identity import (
     ROLE_ALIASES,
     ApplicationIdentity,
     identity_key,

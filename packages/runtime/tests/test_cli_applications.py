@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from jobctrl.apply.facts import ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.job_application import JobApplication
-from jobctrl.apply.run_events import Answer, ManualCompletionPrepared
+from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.job_application import JobApplication
+from jobctrl.apply.domain.run_events import Answer, ManualCompletionPrepared
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database

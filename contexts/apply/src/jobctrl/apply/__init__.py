@@ -1,28 +1,88 @@
-"""The apply bounded context.
+"""The apply bounded context: reviewing, claiming and submitting applications, never twice.
 
-The public face callers outside the context may use (resolved lazily, so importing
-``jobctrl.apply.events`` imports nothing else; ADR 0120):
+* ``events`` — published events (importable without the aggregates).
+* ``domain`` — the aggregates ``job_application.JobApplication`` (one stream per job) and
+  ``identity.ApplicationIdentity`` (repeat-application protection per employer + role); the
+  approval gate (``approval``), the facts handed in about a job (``facts``), the typed bodies of run
+  events (``run_events``) and the typed errors (``errors``).
+* ``use_cases`` — one command per module: ``record_review_decision``, ``claim_apply``, ``run_apply``,
+  ``record_outcome``, ``recover_ambiguous_apply``, ``grant_repeat_override``,
+  ``record_email_candidate``, ``send_email_application`` (``_common`` is their private plumbing).
+* ``ports`` — the browser that fills forms, the email sender, the artifact reader.
+* ``adapters`` — ``browser.PlaywrightBrowserApply`` (behind the network guard) and ``smtp.SmtpEmailSender``.
+* ``activities`` — the ``apply`` Temporal activity (one job, or one batch of the continuous loop).
 
-* ``application_repository(store, clock, tenant_id)`` — the job-application repository.
+The public face below is resolved lazily (``jobctrl.kernel.exports``): importing this package, as
+importing its ``events`` does, imports nothing else.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from jobctrl.kernel.exports import lazy_exports
 
 if TYPE_CHECKING:
+    from jobctrl.apply.adapters.browser import PlaywrightBrowserApply
+    from jobctrl.apply.adapters.smtp import SmtpEmailSender
+    from jobctrl.apply.domain.identity import ApplicationIdentity
+    from jobctrl.apply.domain.job_application import JobApplication
+    from jobctrl.apply.ports import ArtifactReader, BrowserApplyPort, EmailSenderPort
     from jobctrl.apply.use_cases._common import jobs as application_repository
+    from jobctrl.apply.use_cases.claim_apply import ApplyClaim, claim_apply
+    from jobctrl.apply.use_cases.grant_repeat_override import grant_repeat_override
+    from jobctrl.apply.use_cases.record_email_candidate import record_email_candidate
+    from jobctrl.apply.use_cases.record_outcome import record_outcome
+    from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
+    from jobctrl.apply.use_cases.recover_ambiguous_apply import (
+        recover_ambiguous_apply,
+        resolve_needs_verification,
+    )
+    from jobctrl.apply.use_cases.run_apply import ApplyRunResult, run_apply
+    from jobctrl.apply.use_cases.send_email_application import send_email_application
 
-_EXPORTS: dict[str, tuple[str, str]] = {
-    "application_repository": ("jobctrl.apply.use_cases._common", "jobs"),
+_EXPORTS: dict[str, str] = {
+    "application_repository": "jobctrl.apply.use_cases._common:jobs",
+    "record_review_decision": "jobctrl.apply.use_cases.record_review_decision",
+    "ReviewDecisionCommand": "jobctrl.apply.use_cases.record_review_decision",
+    "claim_apply": "jobctrl.apply.use_cases.claim_apply",
+    "ApplyClaim": "jobctrl.apply.use_cases.claim_apply",
+    "run_apply": "jobctrl.apply.use_cases.run_apply",
+    "ApplyRunResult": "jobctrl.apply.use_cases.run_apply",
+    "record_outcome": "jobctrl.apply.use_cases.record_outcome",
+    "recover_ambiguous_apply": "jobctrl.apply.use_cases.recover_ambiguous_apply",
+    "resolve_needs_verification": "jobctrl.apply.use_cases.recover_ambiguous_apply",
+    "grant_repeat_override": "jobctrl.apply.use_cases.grant_repeat_override",
+    "record_email_candidate": "jobctrl.apply.use_cases.record_email_candidate",
+    "send_email_application": "jobctrl.apply.use_cases.send_email_application",
+    "BrowserApplyPort": "jobctrl.apply.ports",
+    "EmailSenderPort": "jobctrl.apply.ports",
+    "ArtifactReader": "jobctrl.apply.ports",
+    "JobApplication": "jobctrl.apply.domain.job_application",
+    "ApplicationIdentity": "jobctrl.apply.domain.identity",
+    "PlaywrightBrowserApply": "jobctrl.apply.adapters.browser",
+    "SmtpEmailSender": "jobctrl.apply.adapters.smtp",
 }
-
-__all__ = ["application_repository"]
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'jobctrl.apply' has no attribute {name!r}")
-    module, attribute = _EXPORTS[name]
-    return getattr(importlib.import_module(module), attribute)
+__all__ = [
+    "ApplicationIdentity",
+    "ApplyClaim",
+    "ApplyRunResult",
+    "ArtifactReader",
+    "BrowserApplyPort",
+    "EmailSenderPort",
+    "JobApplication",
+    "PlaywrightBrowserApply",
+    "ReviewDecisionCommand",
+    "SmtpEmailSender",
+    "application_repository",
+    "claim_apply",
+    "grant_repeat_override",
+    "record_email_candidate",
+    "record_outcome",
+    "record_review_decision",
+    "recover_ambiguous_apply",
+    "resolve_needs_verification",
+    "run_apply",
+    "send_email_application",
+]
+__getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -26,17 +26,17 @@ from jobctrl.activity_contracts.contracts import ApplyActivityInput, ApplyActivi
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.activity_contracts.stage_tracking import StepOwner, owner_from_activity
 from jobctrl.activity_contracts.threads import run_heartbeating
-from jobctrl.apply.errors import EmailSendOutcomeAmbiguous
-from jobctrl.apply.facts import (
+from jobctrl.apply.domain.errors import EmailSendOutcomeAmbiguous
+from jobctrl.apply.domain.facts import (
     ApplicantProfile,
     ApplicationMaterials,
     ClaimPolicy,
     CurrentJobFacts,
     email_target,
 )
-from jobctrl.apply.job_application import RunStatus
+from jobctrl.apply.domain.job_application import RunStatus
+from jobctrl.apply.domain.run_events import NeedsVerification
 from jobctrl.apply.ports import ArtifactReader, BrowserApplyPort, EmailSenderPort
-from jobctrl.apply.run_events import NeedsVerification
 from jobctrl.apply.use_cases._common import Owner, jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.recover_ambiguous_apply import recover_ambiguous_apply

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials
+from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials
 
 ChallengeWidget = Literal["hcaptcha", "recaptcha", "turnstile"]
 

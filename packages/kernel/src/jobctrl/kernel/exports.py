@@ -4,7 +4,7 @@ Each context's ``__init__`` lists what a caller may use (its use cases, ports an
 the module defining each; a name is imported on first access, so importing a context's ``events``
 (as the projections and Temporal's workflow sandbox do) never pulls in its aggregates or adapters::
 
-    _EXPORTS = {"score_job": "jobctrl.scoring.use_cases.score_job", ...}
+    _EXPORTS = {"score_job": "jobctrl.scoring.use_cases.score_job", ...}   # or "module:attribute"
     __getattr__ = lazy_exports(__name__, _EXPORTS)
 """
 
@@ -16,12 +16,14 @@ from typing import Any
 
 
 def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:
-    """The module ``__getattr__`` of ``package`` resolving each name of ``exports`` from its module."""
+    """The module ``__getattr__`` of ``package`` resolving each name of ``exports`` from its module
+    (``"module"``: the same name there; ``"module:attribute"``: that attribute, exported as the name)."""
 
     def resolve(name: str) -> Any:
         module = exports.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return getattr(importlib.import_module(module), name)
+        path, _, attribute = module.partition(":")
+        return getattr(importlib.import_module(path), attribute or name)
 
     return resolve

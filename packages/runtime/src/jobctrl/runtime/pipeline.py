@@ -18,7 +18,7 @@ from typing import Any
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.common import WorkflowIDConflictPolicy
 
-from jobctrl.apply.job_application import JobApplication, RunStatus
+from jobctrl.apply.domain.job_application import JobApplication, RunStatus
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.use_cases.register_sources import register_sources

@@ -21,7 +21,7 @@ REQUIRED: tuple[tuple[str, bool | None], ...] = (
     ("adapters", True),
     ("activities.py", False),
 )
-PENDING: frozenset[str] = frozenset({"apply", "orchestration"})
+PENDING: frozenset[str] = frozenset({"orchestration"})
 
 
 def _has(package: Path, name: str, is_package: bool | None) -> bool:

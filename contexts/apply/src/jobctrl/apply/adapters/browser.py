@@ -26,7 +26,7 @@ from urllib.parse import urldefrag, urlsplit
 from playwright.sync_api import Browser, Error, Page, Playwright, Request, Route, WebSocketRoute
 
 from jobctrl.apply.adapters.guard_script import CHALLENGE_JS, CLASSIFY_JS, GUARD_JS
-from jobctrl.apply.facts import answer_values
+from jobctrl.apply.domain.facts import answer_values
 from jobctrl.apply.ports import (
     BrowserApplyRequest,
     BrowserOutcome,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from jobctrl.apply.identity import ApplicationIdentity, identity_key, legacy_identity_key
-from jobctrl.apply.job_application import JobApplication
+from jobctrl.apply.domain.identity import ApplicationIdentity, identity_key, legacy_identity_key
+from jobctrl.apply.domain.job_application import JobApplication
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobctrl.apply.approval import approval_refusal_reason
-from jobctrl.apply.errors import ApprovalRefused, ClaimConflict
-from jobctrl.apply.facts import ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.identity import ApplicationIdentity
+from jobctrl.apply.domain.approval import approval_refusal_reason
+from jobctrl.apply.domain.errors import ApprovalRefused, ClaimConflict
+from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.identity import ApplicationIdentity
 from jobctrl.apply.use_cases._common import (
     NO_OWNER,
     ConcurrencyConflict,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jobctrl.apply.facts import CurrentJobFacts
+from jobctrl.apply.domain.facts import CurrentJobFacts
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, identities, load_identity, now_iso
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from jobctrl.apply.errors import InvalidReviewDecision, RunNotActive
-from jobctrl.apply.facts import CurrentJobFacts
-from jobctrl.apply.job_application import EmailCandidate
-from jobctrl.apply.run_events import DryRunCompleted
+from jobctrl.apply.domain.errors import InvalidReviewDecision, RunNotActive
+from jobctrl.apply.domain.facts import CurrentJobFacts
+from jobctrl.apply.domain.job_application import EmailCandidate
+from jobctrl.apply.domain.run_events import DryRunCompleted
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import MissingInputError

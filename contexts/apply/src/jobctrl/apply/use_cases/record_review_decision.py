@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobctrl.apply.errors import InvalidReviewDecision
+from jobctrl.apply.domain.errors import InvalidReviewDecision
+from jobctrl.apply.domain.facts import CurrentJobFacts
 from jobctrl.apply.events import ApplyReviewDecisionRecorded, ReviewDecision
-from jobctrl.apply.facts import CurrentJobFacts
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, load_job
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobctrl.apply.job_application import RunStatus
-from jobctrl.apply.run_events import FailureResult, NeedsVerification
+from jobctrl.apply.domain.job_application import RunStatus
+from jobctrl.apply.domain.run_events import FailureResult, NeedsVerification
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT

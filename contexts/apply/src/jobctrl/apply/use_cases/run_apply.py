@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from jobctrl.apply.approval import approval_refusal_reason
-from jobctrl.apply.errors import ApprovalRefused, DryRunViolation, RunNotActive
-from jobctrl.apply.facts import (
+from jobctrl.apply.domain.approval import approval_refusal_reason
+from jobctrl.apply.domain.errors import ApprovalRefused, DryRunViolation, RunNotActive
+from jobctrl.apply.domain.facts import (
     ApplicantProfile,
     ApplicationMaterials,
     ClaimPolicy,
@@ -25,7 +25,8 @@ from jobctrl.apply.facts import (
     answer_values,
     email_target,
 )
-from jobctrl.apply.job_application import EmailCandidate, JobApplication, RunStatus
+from jobctrl.apply.domain.job_application import EmailCandidate, JobApplication, RunStatus
+from jobctrl.apply.domain.run_events import Answer, DryRunCompleted, FailureResult, ManualCompletionPrepared
 from jobctrl.apply.ports import (
     BrowserApplyPort,
     BrowserApplyRequest,
@@ -34,7 +35,6 @@ from jobctrl.apply.ports import (
     FormNotFound,
     PageUnavailable,
 )
-from jobctrl.apply.run_events import Answer, DryRunCompleted, FailureResult, ManualCompletionPrepared
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock

@@ -9,12 +9,12 @@ only, with the approved attachment only.
 
 from __future__ import annotations
 
-from jobctrl.apply.approval import approval_refusal_reason
-from jobctrl.apply.errors import ApprovalRefused, EmailSendOutcomeAmbiguous, RunNotActive
-from jobctrl.apply.facts import CurrentJobFacts
-from jobctrl.apply.job_application import RunStatus
+from jobctrl.apply.domain.approval import approval_refusal_reason
+from jobctrl.apply.domain.errors import ApprovalRefused, EmailSendOutcomeAmbiguous, RunNotActive
+from jobctrl.apply.domain.facts import CurrentJobFacts
+from jobctrl.apply.domain.job_application import RunStatus
+from jobctrl.apply.domain.run_events import NeedsVerification
 from jobctrl.apply.ports import ArtifactReader, EmailSenderPort, OutgoingEmail
-from jobctrl.apply.run_events import NeedsVerification
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT

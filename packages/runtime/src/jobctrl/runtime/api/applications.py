@@ -18,10 +18,10 @@ from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import HTMLResponse, Response
 
 from jobctrl.apply import application_repository as apply_jobs
-from jobctrl.apply.approval import approval_refusal_reason
-from jobctrl.apply.errors import ApprovalRefusal
-from jobctrl.apply.facts import email_target
-from jobctrl.apply.job_application import JobApplication, RunStatus
+from jobctrl.apply.domain.approval import approval_refusal_reason
+from jobctrl.apply.domain.errors import ApprovalRefusal
+from jobctrl.apply.domain.facts import email_target
+from jobctrl.apply.domain.job_application import JobApplication, RunStatus
 from jobctrl.apply.use_cases.record_outcome import USER_WORD, InvalidOutcome, record_outcome
 from jobctrl.kernel.clock import isoformat
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore

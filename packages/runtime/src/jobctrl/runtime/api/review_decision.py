@@ -22,10 +22,10 @@ from fastapi import APIRouter, Depends
 from starlette.concurrency import run_in_threadpool
 
 from jobctrl.apply import application_repository as apply_jobs
-from jobctrl.apply.approval import approval_refusal_reason
-from jobctrl.apply.errors import InvalidReviewDecision
+from jobctrl.apply.domain.approval import approval_refusal_reason
+from jobctrl.apply.domain.errors import InvalidReviewDecision
+from jobctrl.apply.domain.facts import CurrentJobFacts, email_target
 from jobctrl.apply.events import ApplyReviewDecisionRecorded
-from jobctrl.apply.facts import CurrentJobFacts, email_target
 from jobctrl.apply.use_cases.record_review_decision import (
     ReviewDecisionCommand,
     check_review_decision,

@@ -22,7 +22,7 @@ from rich.table import Table
 from jobctrl.apply import application_repository as apply_jobs
 from jobctrl.apply.adapters.browser import CHROMIUM_ARGS, CHROMIUM_PATH
 from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
-from jobctrl.apply.run_events import ManualCompletionPrepared
+from jobctrl.apply.domain.run_events import ManualCompletionPrepared
 from jobctrl.apply.use_cases.record_outcome import USER_OUTCOMES, USER_WORD, InvalidOutcome, record_outcome
 from jobctrl.contact.adapters.vault import PersonalDataVault
 from jobctrl.domain_types import registry

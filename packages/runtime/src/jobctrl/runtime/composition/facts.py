@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply.activities import ApplyInputs
-from jobctrl.apply.facts import ApplicantProfile, ApplicationMaterials, CurrentJobFacts
-from jobctrl.apply.job_application import JobApplication
+from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials, CurrentJobFacts
+from jobctrl.apply.domain.job_application import JobApplication
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.discovery.use_cases.link_execution_members import load_execution

@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from jobctrl.apply.activities import ApplyActivities
-from jobctrl.apply.facts import ClaimPolicy
+from jobctrl.apply.domain.facts import ClaimPolicy
 from jobctrl.contact.activities import ContactActivities, register_offline_contact
 from jobctrl.contact.adapters.gateway_fetcher import GatewayContactFetcher
 from jobctrl.contact.adapters.vault import PersonalDataVault

@@ -11,12 +11,21 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from jobctrl.apply.errors import (
+from jobctrl.apply.domain.errors import (
     ClaimRefusal,
     ClaimRefused,
     RunNotActive,
     SubmitAlreadyIntended,
     UnknownApplyRun,
+)
+from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.run_events import (
+    DryRunCompleted,
+    FailureResult,
+    ManualCompletionPrepared,
+    NeedsVerification,
+    decode_run_event,
+    encode_body,
 )
 from jobctrl.apply.events import (
     ApplicationFailed,
@@ -29,15 +38,6 @@ from jobctrl.apply.events import (
     ApplySubmitIntended,
     BlockReason,
     EmailApplicationCandidateRecorded,
-)
-from jobctrl.apply.facts import ClaimPolicy, CurrentJobFacts
-from jobctrl.apply.run_events import (
-    DryRunCompleted,
-    FailureResult,
-    ManualCompletionPrepared,
-    NeedsVerification,
-    decode_run_event,
-    encode_body,
 )
 from jobctrl.kernel.aggregate import Aggregate, applies
 

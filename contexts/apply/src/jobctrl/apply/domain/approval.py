@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from jobctrl.apply.errors import ApprovalRefusal
-from jobctrl.apply.facts import CurrentJobFacts
-from jobctrl.apply.job_application import JobApplication, RunStatus
+from jobctrl.apply.domain.errors import ApprovalRefusal
+from jobctrl.apply.domain.facts import CurrentJobFacts
+from jobctrl.apply.domain.job_application import JobApplication, RunStatus
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.store import EventStore

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from jobctrl.apply.errors import ClaimRefused
+from jobctrl.apply.domain.errors import ClaimRefused
 from jobctrl.apply.events import ApplicationIdentityClaimed, RepeatApplicationOverrideGranted
 from jobctrl.kernel.aggregate import Aggregate, applies
 
