@@ -54,6 +54,8 @@ Feature: At most once
     Then the last run of "job-1" is succeeded
     When a live run of "job-1" is claimed
     Then the claim is refused with "already_applied"
+    When the user verifies that the application of "job-1" did not go out
+    Then the settlement is refused with "no_run_needs_verification" and nothing is written
 
   Scenario: A run verified as not sent may be claimed again
     Given a live email run of "job-1" recorded its submit intent and then the worker crashed
@@ -62,6 +64,10 @@ Feature: At most once
     Then the last run of "job-1" is failed
     When a live run of "job-1" is claimed
     Then the claim succeeds
+
+  Scenario: Nothing to settle when no run awaits verification
+    When the user verifies that the application of "job-1" went out
+    Then the settlement is refused with "no_run_needs_verification" and nothing is written
 
   Scenario: A crash before any intent sent nothing, so the run fails retryably
     Given a live run of "job-1" was claimed and its worker crashed before any submit intent

@@ -34,7 +34,7 @@ from jobctrl.apply.use_cases.record_email_candidate import record_email_candidat
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
 from jobctrl.apply.use_cases.recover_ambiguous_apply import (
     recover_ambiguous_apply,
-    resolve_needs_verification,
+    settle_verification,
 )
 from jobctrl.apply.use_cases.run_apply import run_apply
 from jobctrl.apply.use_cases.send_email_application import send_email_application
@@ -382,9 +382,17 @@ def recovery_nothing(world: World) -> None:
 @when(parsers.parse('the user verifies that the application of "{job}" {outcome}'))
 def verify(world: World, job: str, outcome: str) -> None:
     submitted = {"went out": True, "did not go out": False}[outcome]
-    resolve_needs_verification(
-        world.store, job_id=job, run_id=world.runs[job], submitted=submitted, clock=world.clock
+    world.attempt(
+        lambda: settle_verification(world.store, job_id=job, submitted=submitted, clock=world.clock)
     )
+
+
+@then(parsers.parse('the settlement is refused with "{code}" and nothing is written'))
+def settlement_refused(world: World, code: str) -> None:
+    assert world.error is not None and world.error.code == code, world.error
+    head = world.store.head_position()
+    world.attempt(lambda: settle_verification(world.store, job_id="job-1", submitted=True, clock=world.clock))
+    assert world.error is not None and world.store.head_position() == head
 
 
 @given("approval is not required")

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from jobctrl.apply.use_cases.recover_ambiguous_apply import (
         recover_ambiguous_apply,
         resolve_needs_verification,
+        settle_verification,
     )
     from jobctrl.apply.use_cases.run_apply import ApplyRunResult, run_apply
     from jobctrl.apply.use_cases.send_email_application import send_email_application
@@ -52,6 +53,7 @@ _EXPORTS: dict[str, str] = {
     "record_outcome": "jobctrl.apply.use_cases.record_outcome",
     "recover_ambiguous_apply": "jobctrl.apply.use_cases.recover_ambiguous_apply",
     "resolve_needs_verification": "jobctrl.apply.use_cases.recover_ambiguous_apply",
+    "settle_verification": "jobctrl.apply.use_cases.recover_ambiguous_apply",
     "grant_repeat_override": "jobctrl.apply.use_cases.grant_repeat_override",
     "record_email_candidate": "jobctrl.apply.use_cases.record_email_candidate",
     "send_email_application": "jobctrl.apply.use_cases.send_email_application",
@@ -84,5 +86,6 @@ __all__ = [
     "resolve_needs_verification",
     "run_apply",
     "send_email_application",
+    "settle_verification",
 ]
 __getattr__ = lazy_exports(__name__, _EXPORTS)

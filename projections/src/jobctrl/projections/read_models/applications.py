@@ -21,6 +21,7 @@ import msgspec
 import sqlalchemy as sa
 
 from jobctrl.apply.events import (
+    ApplicationFailed,
     ApplicationOutcomeRecorded,
     ApplicationSubmitted,
     ApplyReviewDecisionRecorded,
@@ -85,6 +86,7 @@ class ApplicationRow(msgspec.Struct, frozen=True):
 
 
 APPLICATIONS = ReadModelTable(application_projections, ApplicationRow)
+NOT_SUBMITTED = "not_submitted_on_verification"  # apply's FailureResult code of that settlement
 # ``PdfRendered.artifactType`` as the materials context records it (the ``_pdf`` forms are read too).
 RESUME_PDF, COVER_PDF = frozenset({"resume", "resume_pdf"}), frozenset({"cover_letter", "cover_letter_pdf"})
 
@@ -162,6 +164,14 @@ def on_submitted(row: ApplicationRow | None, event: ApplicationSubmitted, info: 
     return _next(row, info, event.job_id, applied_at=utc_or_none(event.applied_at))
 
 
+def on_failed(row: ApplicationRow | None, event: ApplicationFailed, info: EventInfo) -> ApplicationRow | None:
+    # Only the user's "it was not submitted" settles an intent (ADR 0212): the job is no longer
+    # waiting for verification and may be applied to again.  Any other failure had no intent.
+    if row is None or row.applied_at is not None or event.result.get("code") != NOT_SUBMITTED:
+        return row
+    return _next(row, info, event.job_id, submit_intended_at=None)
+
+
 def on_blocked(
     row: ApplicationRow | None, event: ApplySubmissionBlocked, info: EventInfo
 ) -> ApplicationRow | None:
@@ -199,6 +209,7 @@ PROJECTION = Projection(
         Fold(ApplySubmitIntended, APPLICATIONS, _job_key, on_intended),
         Fold(ApplicationSubmitted, APPLICATIONS, _job_key, on_submitted),
         Fold(ApplySubmissionBlocked, APPLICATIONS, _job_key, on_blocked),
+        Fold(ApplicationFailed, APPLICATIONS, _job_key, on_failed),
         Fold(ApplicationOutcomeRecorded, APPLICATIONS, _job_key, on_outcome),
     ),
     creates_rows_on=frozenset(

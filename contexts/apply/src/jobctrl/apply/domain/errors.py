@@ -72,6 +72,14 @@ class UnknownApplyRun(JobCtrlError):
     retryable = False
 
 
+class NothingToVerify(JobCtrlError):
+    """A settlement named no run awaiting verification (none waits, the run named does not, or
+    several wait and none was named): nothing is written."""
+
+    code = "no_run_needs_verification"
+    retryable = False
+
+
 class RunNotActive(JobCtrlError):
     """A result for a run that is not running (first terminal result wins; late reports write nothing)."""
 

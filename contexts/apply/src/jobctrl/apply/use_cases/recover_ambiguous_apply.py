@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from jobctrl.apply.domain.errors import NothingToVerify
 from jobctrl.apply.domain.job_application import RunStatus
 from jobctrl.apply.domain.run_events import FailureResult, NeedsVerification
 from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
@@ -75,3 +76,36 @@ def resolve_needs_verification(
         )
     repo.save(app, **owner.metadata())
     return app.run(run_id).status
+
+
+def settle_verification(
+    store: EventStore,
+    *,
+    job_id: str,
+    submitted: bool,
+    run_id: str | None = None,
+    clock: Clock | None = None,
+    tenant_id: str = LOCAL_TENANT,
+) -> tuple[str, RunStatus]:
+    """The user's settlement of the job's run awaiting verification (the API's and the CLI's path).
+
+    ``run_id`` may be left out when exactly one run waits.  "Submitted" records
+    ``ApplicationSubmitted`` (the job counts as applied; a new live claim is refused for good); "not
+    submitted" records ``ApplicationFailed`` with ``not_submitted_on_verification``, after which a new
+    live claim may proceed.  A settlement that names no waiting run raises ``NothingToVerify`` and
+    writes nothing, so a second settlement of the same run is refused."""
+    app = jobs(store, clock, tenant_id).load(job_id)
+    waiting = [] if app is None else [r.run_id for r in app.runs_with(RunStatus.NEEDS_VERIFICATION)]
+    if run_id is None and len(waiting) > 1:
+        raise NothingToVerify(
+            f"{len(waiting)} runs of {job_id} await verification: name one ({', '.join(waiting)})"
+        )
+    chosen = run_id if run_id is not None else (waiting[0] if waiting else None)
+    if chosen is None or chosen not in waiting:
+        raise NothingToVerify(
+            f"no apply run of {job_id} awaits verification" + (f" as {run_id}" if run_id else "")
+        )
+    status = resolve_needs_verification(
+        store, job_id=job_id, run_id=chosen, submitted=submitted, clock=clock, tenant_id=tenant_id
+    )
+    return chosen, status

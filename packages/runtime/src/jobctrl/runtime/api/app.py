@@ -43,6 +43,7 @@ from jobctrl.runtime.api import (
     settings_profile,
     sources,
     start_discovery,
+    verification,
 )
 from jobctrl.runtime.api.errors import ApiError, install_error_handlers, storage_error_body
 from jobctrl.runtime.api.guard import (
@@ -176,7 +177,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
                    cancel_run.router, start_discovery.router, operations_router,
                    applications.router, applications.pages, sources.router,
                    contact_research.router, contacts.router, outreach.router, scores.router,
-                   import_url.router):  # fmt: skip
+                   import_url.router, verification.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"], responses={503: {"model": ErrorBody}})

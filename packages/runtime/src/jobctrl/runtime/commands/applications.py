@@ -33,7 +33,9 @@ from jobctrl.orchestration.digest import acknowledge_digest
 from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.api.applications import read_digest, read_review_queue
+from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.services import LocalContext
+from jobctrl.runtime.api.verification import settle
 from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
 
 out = Console()
@@ -116,6 +118,28 @@ def review(tenant: TenantOption = LOCAL_TENANT) -> None:
             item.gate_reason or "ready",
         )  # fmt: skip
     out.print(table)
+
+
+@apply_app.command("verify")
+def verify(
+    job_id: Annotated[str, typer.Argument(help="the job whose apply run needs verification")],
+    submitted: Annotated[
+        bool, typer.Option("--submitted/--not-submitted", help="did the application go out?")
+    ],
+    run: Annotated[str | None, typer.Option(help="the run, when several need verification")] = None,
+    tenant: TenantOption = LOCAL_TENANT,
+) -> None:
+    """Settle a run left needs_verification: it was submitted, or it was not (then it may be retried)."""
+    ctx = context(tenant)
+    try:
+        settled = settle(ctx, job_id, submitted=submitted, run_id=run)
+    except ApiError as exc:
+        typer.echo(f"{exc.code}: {exc.message}", err=True)
+        raise typer.Exit(1) from None
+    finally:
+        ctx.db.dispose()
+    said = "submitted" if submitted else "not submitted"
+    typer.echo(f"{job_id}: run {settled.run_id} settled as {said} ({settled.run_status})")
 
 
 def _handoff(tenant: str, job_id: str) -> ManualCompletionPrepared | None:
