@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
+import hypothesis
 import pytest
 
 from jobctrl.kernel import errors
@@ -84,3 +86,31 @@ def test_fixed_clock_and_wire_format() -> None:
     assert parse_instant("2026-01-02T03:04:06.678Z") == clock.now()
     with pytest.raises(ValueError, match="naive"):
         isoformat(datetime(2026, 1, 1))
+
+
+def _bound_text_by_the_rules(value: str, limit: int, keep_newlines: bool) -> str:
+    """``bound_text`` spelled out without its fast path for already clean text."""
+    controls = r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+    controls_and_newlines = r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
+    if keep_newlines:
+        cleaned = re.sub(controls, "", value)
+    else:
+        cleaned = re.sub(r" {2,}", " ", re.sub(controls_and_newlines, " ", value)).strip()
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+
+
+@hypothesis.given(
+    value=hypothesis.strategies.text(
+        alphabet=hypothesis.strategies.sampled_from("ab \t\n\r\x00\x1f\x7f\x85\xa0\u202a\u2066\u2028é…")
+        | hypothesis.strategies.characters(),
+        max_size=40,
+    ),
+    limit=hypothesis.strategies.integers(min_value=1, max_value=50),
+    keep_newlines=hypothesis.strategies.booleans(),
+)
+def test_bound_text_fast_path_for_clean_text_changes_no_result(
+    value: str, limit: int, keep_newlines: bool
+) -> None:
+    assert bound_text(value, limit, keep_newlines=keep_newlines) == _bound_text_by_the_rules(
+        value, limit, keep_newlines
+    )

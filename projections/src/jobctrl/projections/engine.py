@@ -9,8 +9,10 @@ is half-applied.  Unknown payload keys are dropped by the decoder and never reac
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -79,6 +81,35 @@ class RowCache:
     def size(self) -> int:
         return sum(len(r) for r in self.rows.values())
 
+    def prepare(self, names: Iterable[str]) -> None:
+        """Create the per-table dicts up front (they are then emptied in place, never replaced), so
+        a ``frozen_heap`` entered after this keeps the cyclic GC from traversing them (ADR 0232)."""
+        for name in names:
+            self.rows[name]
+            self.dirty[name]
+
+    def clear_rows(self) -> None:
+        for rows in self.rows.values():
+            rows.clear()
+
+    def clear_dirty(self) -> None:
+        for rows in self.dirty.values():
+            rows.clear()
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Leave every object that exists now out of the cyclic GC's collections until the block ends.
+
+    A rebuild's row cache holds hundreds of thousands of rows in a few dicts; each full collection
+    walked every key and value of them (a third of a rebuild's time, ADR 0232).  Objects created
+    inside the block are collected as usual; what was frozen goes back to the oldest generation."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
 
 #: (digest table name, execution key, term, +1 for a created row / -1 for a deleted one)
 DigestChange = tuple[str, tuple[Any, ...], str, int]
@@ -138,36 +169,23 @@ class FoldEngine:
         decoded, skipped = self._decode(log)
         dialect = conn.dialect.name
         known = cache.rows if cache is not None else defaultdict(dict)
-        wanted: dict[str, set[Hashable]] = defaultdict(set)
-        keyed: list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]] = []
-        for event, info, dispatch in decoded:
-            steps = []
-            for name, key_of, apply in dispatch:
-                key = key_of(event, info)
-                steps.append((name, key, apply))
-                if key not in known[name]:
-                    wanted[name].add(key)
-                digest = self._digests.get(name)
-                if digest is not None and key[:3] not in known[digest.target.name]:  # type: ignore[index]
-                    wanted[digest.target.name].add(key[:3])  # type: ignore[index]
-            keyed.append((event, info, steps))
-        for name, keys in wanted.items():
-            io = self._table_io(targets[name], dialect)
-            row_cls = self.tables[name].row
-            store = known[name]
-            for key in keys:
-                store[key] = None
-            if cache is not None and cache.complete:
-                continue  # every row of this (shadow) table is in the cache: the rest do not exist
-            for record in io.load(conn, list(keys)):
-                store[io.key_of(record)] = row_cls(*record)
+        keyed: list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]]
+        if cache is not None and cache.complete:
+            # Every row of these (shadow) tables is in the cache: a key missing there has no row,
+            # so there is nothing to look up and nothing to load (ADR 0232).
+            keyed = [
+                (event, info, [(name, key_of(event, info), apply) for name, key_of, apply in dispatch])
+                for event, info, dispatch in decoded
+            ]
+        else:
+            keyed = self._load(conn, decoded, known, targets, dialect)
         dirty: dict[str, dict[Hashable, Any]] = cache.dirty if cache is not None else defaultdict(dict)
         changes: list[DigestChange] = []
         created: dict[str, int] = defaultdict(int)  # rows created minus rows deleted, per table
         for event, info, steps in keyed:
             for name, key, apply in steps:
                 rows = known[name]
-                before = rows[key]
+                before = rows.get(key)
                 after = apply(before, event, info)
                 sign = 0
                 if after is DELETED:
@@ -190,7 +208,7 @@ class FoldEngine:
                 self.on_digest_change(conn, changes)
         elif cache.size() > cache.capacity:
             self.flush(conn, cache, targets)
-            cache.rows.clear()
+            cache.clear_rows()
             cache.complete = False
         if skipped:
             conn.execute(
@@ -206,6 +224,39 @@ class FoldEngine:
                 ],
             )
         return skipped
+
+    def _load(
+        self,
+        conn: Connection,
+        decoded: list[tuple[Any, EventInfo, Dispatch]],
+        known: dict[str, dict[Hashable, Any]],
+        targets: Mapping[str, sa.Table],
+        dialect: str,
+    ) -> list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]]:
+        """Each event's (table, key, apply) steps, after loading the rows they touch that ``known``
+        lacks with one query per table (a key without a row is known as ``None``)."""
+        wanted: dict[str, set[Hashable]] = defaultdict(set)
+        keyed: list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]] = []
+        for event, info, dispatch in decoded:
+            steps = []
+            for name, key_of, apply in dispatch:
+                key = key_of(event, info)
+                steps.append((name, key, apply))
+                if key not in known[name]:
+                    wanted[name].add(key)
+                digest = self._digests.get(name)
+                if digest is not None and key[:3] not in known[digest.target.name]:  # type: ignore[index]
+                    wanted[digest.target.name].add(key[:3])  # type: ignore[index]
+            keyed.append((event, info, steps))
+        for name, keys in wanted.items():
+            io = self._table_io(targets[name], dialect)
+            row_cls = self.tables[name].row
+            store = known[name]
+            for key in keys:
+                store[key] = None
+            for record in io.load(conn, list(keys)):
+                store[io.key_of(record)] = row_cls(*record)
+        return keyed
 
     @staticmethod
     def _count(
@@ -247,7 +298,7 @@ class FoldEngine:
     def flush(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
         """Write the rows a cached fold changed (see ``RowCache``)."""
         self._write(conn, cache.dirty, targets)
-        cache.dirty.clear()
+        cache.clear_dirty()
 
     def _write(
         self, conn: Connection, dirty: Mapping[str, dict[Hashable, Any]], targets: Mapping[str, sa.Table]

@@ -46,7 +46,7 @@ def step_term(kind: str, item: str) -> str:
     return f"s{SEP}{kind}{SEP}{item}"
 
 
-class DigestRow(msgspec.Struct, frozen=True):
+class DigestRow(msgspec.Struct, frozen=True, gc=False):
     """One execution's key count and digest (a row of a ``*_digests`` read-model table)."""
 
     tenant_id: str

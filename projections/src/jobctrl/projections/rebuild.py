@@ -21,7 +21,7 @@ from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.coverage import OPERATIONS, projection_named
-from jobctrl.projections.engine import FoldEngine, RowCache, read_log
+from jobctrl.projections.engine import FoldEngine, RowCache, frozen_heap, read_log
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
 from jobctrl.projections.schema import OPERATIONS_WATERMARK, projection_watermarks
@@ -76,43 +76,45 @@ def rebuild(
     with db.read() as conn:
         target = _head(conn) if full else read_watermark(conn, watermark)
     cache = RowCache(capacity=cache_capacity)  # the shadows are new and empty: the cache starts complete
-    position, events, skipped = 0, 0, 0
-    while True:
-        with db.write() as conn:
-            batch = read_log(conn, position, batch_size, up_to=target)
-            if not batch:
-                break
-            skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
-        position = batch[-1][0]
-        events += len(batch)
-        if progress is not None:
-            progress(position, target)
-    with db.write() as conn:
-        # Lock the watermark row: no runner batch can commit between this read and the swap.
-        current = conn.execute(
-            sa.select(projection_watermarks.c.position)
-            .where(projection_watermarks.c.name == watermark)
-            .with_for_update()
-        ).scalar_one()
-        final = _head(conn) if full else int(current)
-        if final < target:
-            raise RebuildConflict(f"watermark {watermark!r} moved back from {target} to {final}")
-        while True:  # what the log gained while the shadows were built
-            batch = read_log(conn, position, batch_size, up_to=final)
-            if not batch:
-                break
-            skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
+    cache.prepare(shadows)
+    with frozen_heap():  # the cache is out of the GC's walks (ADR 0232)
+        position, events, skipped = 0, 0, 0
+        while True:
+            with db.write() as conn:
+                batch = read_log(conn, position, batch_size, up_to=target)
+                if not batch:
+                    break
+                skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
             position = batch[-1][0]
             events += len(batch)
-        engine.flush(conn, cache, shadows)
-        for projection in selected:
-            for table in projection.tables:
-                copy_table(conn, shadows[table.name], table.table)
-        reset_row_counts(conn, [t.table for p in selected for t in p.tables])
-        for shadow in shadows.values():
-            shadow.drop(conn)
-        if full:
-            set_watermark(conn, watermark, final)
+            if progress is not None:
+                progress(position, target)
+        with db.write() as conn:
+            # Lock the watermark row: no runner batch can commit between this read and the swap.
+            current = conn.execute(
+                sa.select(projection_watermarks.c.position)
+                .where(projection_watermarks.c.name == watermark)
+                .with_for_update()
+            ).scalar_one()
+            final = _head(conn) if full else int(current)
+            if final < target:
+                raise RebuildConflict(f"watermark {watermark!r} moved back from {target} to {final}")
+            while True:  # what the log gained while the shadows were built
+                batch = read_log(conn, position, batch_size, up_to=final)
+                if not batch:
+                    break
+                skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
+                position = batch[-1][0]
+                events += len(batch)
+            engine.flush(conn, cache, shadows)
+            for projection in selected:
+                for table in projection.tables:
+                    copy_table(conn, shadows[table.name], table.table)
+            reset_row_counts(conn, [t.table for p in selected for t in p.tables])
+            for shadow in shadows.values():
+                shadow.drop(conn)
+            if full:
+                set_watermark(conn, watermark, final)
     if progress is not None:
         progress(final, final)
     return RebuildResult(tuple(p.name for p in selected), final, events, skipped)

@@ -17,6 +17,14 @@ def bound_text(value: str, limit: int, *, keep_newlines: bool = False) -> str:
     """Strip control characters and cut to at most ``limit`` characters (marker included)."""
     if limit < 1:
         raise ValueError("limit must be positive")
+    # Already clean (the common case, on the read models' rebuild path): no control, format or
+    # separator character but the space (``isprintable``), no run of spaces, no outer space, short.
+    if (
+        len(value) <= limit
+        and value.isprintable()
+        and (keep_newlines or ("  " not in value and value == value.strip()))
+    ):
+        return value
     pattern = _CONTROL if keep_newlines else _CONTROL_AND_NEWLINES
     cleaned = pattern.sub("" if keep_newlines else " ", value)
     if not keep_newlines:

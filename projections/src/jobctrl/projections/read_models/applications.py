@@ -61,7 +61,7 @@ application_projections = sa.Table(
 )
 
 
-class ApplicationRow(msgspec.Struct, frozen=True):
+class ApplicationRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     job_id: str
     materials_generation: int | None

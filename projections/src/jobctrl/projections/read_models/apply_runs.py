@@ -61,7 +61,7 @@ apply_run_projections = sa.Table(
 )
 
 
-class ApplyRunRow(msgspec.Struct, frozen=True):
+class ApplyRunRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     run_id: str
     job_id: str | None

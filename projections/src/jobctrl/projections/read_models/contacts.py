@@ -69,7 +69,7 @@ contact_research_task_projections = sa.Table(
 )
 
 
-class ContactRow(msgspec.Struct, frozen=True):
+class ContactRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     contact_id: str
     employer: str | None
@@ -82,7 +82,7 @@ class ContactRow(msgspec.Struct, frozen=True):
     updated_at: str | None
 
 
-class ResearchTaskRow(msgspec.Struct, frozen=True):
+class ResearchTaskRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     task_id: str
     employer: str | None

@@ -50,7 +50,7 @@ dashboard_projections = sa.Table(
 )
 
 
-class CounterRow(msgspec.Struct, frozen=True):
+class CounterRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     metric: str
     value: int

@@ -82,7 +82,7 @@ discovery_execution_member_digests = sa.Table(
 )
 
 
-class ExecutionJobRow(msgspec.Struct, frozen=True):
+class ExecutionJobRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     workflow_id: str
     run_id: str
@@ -99,7 +99,7 @@ class ExecutionJobRow(msgspec.Struct, frozen=True):
     updated_at: str | None
 
 
-class ExecutionRow(msgspec.Struct, frozen=True):
+class ExecutionRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     workflow_id: str
     run_id: str

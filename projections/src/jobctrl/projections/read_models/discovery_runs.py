@@ -53,7 +53,7 @@ discovery_run_projections = sa.Table(
 )
 
 
-class DiscoveryRunRow(msgspec.Struct, frozen=True):
+class DiscoveryRunRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     run_id: str
     status: RunStatus

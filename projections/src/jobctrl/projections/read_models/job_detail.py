@@ -44,7 +44,7 @@ job_detail_projections = sa.Table(
 )
 
 
-class JobDetailRow(msgspec.Struct, frozen=True):
+class JobDetailRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     job_id: str
     posting_url: str

@@ -57,7 +57,7 @@ job_list_projections = sa.Table(
 )
 
 
-class JobListRow(msgspec.Struct, frozen=True):
+class JobListRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     job_id: str
     title: str | None

@@ -60,7 +60,7 @@ outreach_thread_projections = sa.Table(
 )
 
 
-class ThreadRow(msgspec.Struct, frozen=True):
+class ThreadRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     thread_id: str
     contact_id: str | None

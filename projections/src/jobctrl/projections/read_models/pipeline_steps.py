@@ -88,7 +88,7 @@ pipeline_step_projections = sa.Table(
 )
 
 
-class PipelineStepRow(msgspec.Struct, frozen=True):
+class PipelineStepRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     workflow_id: str
     run_id: str

@@ -64,7 +64,7 @@ profile_continuation_projections = sa.Table(
 )
 
 
-class ProfileVersionRow(msgspec.Struct, frozen=True):
+class ProfileVersionRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     profile_version: int
     facts_digest: str
@@ -75,7 +75,7 @@ class ProfileVersionRow(msgspec.Struct, frozen=True):
     updated_at: str | None
 
 
-class ContinuationRow(msgspec.Struct, frozen=True):
+class ContinuationRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     intent_id: str
     status: ContinuationStatus

@@ -39,7 +39,7 @@ scoring_policy_projections = sa.Table(
 )
 
 
-class ScoringPolicyRow(msgspec.Struct, frozen=True):
+class ScoringPolicyRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     policy_id: str
     policy_version: int

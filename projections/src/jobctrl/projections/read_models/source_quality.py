@@ -63,7 +63,7 @@ source_quality_projections = sa.Table(
 )
 
 
-class SourceQualityRow(msgspec.Struct, frozen=True):
+class SourceQualityRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     source_id: str
     kind: str | None

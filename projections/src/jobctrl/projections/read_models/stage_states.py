@@ -84,7 +84,7 @@ job_stage_states = sa.Table(
 )
 
 
-class StageStateRow(msgspec.Struct, frozen=True):
+class StageStateRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     job_id: str
     stage: Stage

@@ -61,7 +61,7 @@ workflow_run_projections = sa.Table(
 )
 
 
-class WorkflowRunRow(msgspec.Struct, frozen=True):
+class WorkflowRunRow(msgspec.Struct, frozen=True, gc=False):
     tenant_id: str
     workflow_id: str
     workflow_type: str
