@@ -42,6 +42,7 @@ from jobctrl.discovery.sample_board.vendors import (
     recruitee_offers,
     workable_account,
     workday_external_path,
+    workday_page,
 )
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
@@ -365,3 +366,27 @@ def observed_twice(store: EventStore, count: int) -> None:
     for o in observed:
         by_job.setdefault(o.job_id, set()).add(o.source_id)
     assert sum(len(s) == 2 for s in by_job.values()) == count, by_job
+
+
+@then(
+    parsers.parse("after the first search the stand-in was searched once per location, {count:d} locations")
+)
+def split_by_location(world: World, count: int) -> None:
+    bodies = [json.loads(r.body) for r in world.vendor.posts if r.path == world.listing]
+    unfaceted = [b for b in bodies if b["appliedFacets"] == {}]
+    assert [b["offset"] for b in unfaceted] == [20 * n for n in range(25)]  # the first search's 25 pages
+    split = {tuple(b["appliedFacets"]["locations"]) for b in bodies if b["appliedFacets"]}
+    assert len(split) == count and all(len(v) == 1 for v in split), split
+
+
+@given("the stand-in offers no facets")
+def no_facets(world: World) -> None:
+    posts = world.posts
+
+    def page(body: bytes) -> Route:
+        asked = json.loads(body)
+        page = json.loads(workday_page(posts, int(asked["offset"]), int(asked["limit"])))
+        page["facets"] = []
+        return Route(200, json.dumps(page).encode())
+
+    world.vendor.set_post_route(world.listing, page)

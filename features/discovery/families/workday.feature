@@ -25,6 +25,22 @@ Feature: Workday career sites
     When Discover runs on my sources
     Then 4 new jobs from "Acme Aerospace" were discovered
 
+  Scenario: a site with more postings than one search reaches is split by location and merged
+    Given a Workday stand-in serving 600 postings of "Acme Aerospace" as "acme/External"
+    And I ran "jobctrl sources add workday https://acme.wd5.myworkdayjobs.com/External --api-base {server} --name 'Acme Aerospace'"
+    When Discover runs on my sources
+    Then 600 new jobs from "Acme Aerospace" were discovered, each with its Workday id
+    And after the first search the stand-in was searched once per location, 5 locations
+    And the source "workday-acme-External" recorded a good crawl of 600 postings
+
+  Scenario: a site over the reach that offers no facet to split by gives what one search reaches
+    Given a Workday stand-in serving 600 postings of "Acme Aerospace" as "acme/External"
+    And the stand-in offers no facets
+    And I ran "jobctrl sources add workday https://acme.wd5.myworkdayjobs.com/External --api-base {server} --name 'Acme Aerospace'"
+    When Discover runs on my sources
+    Then 500 new jobs from "Acme Aerospace" were discovered
+    And the source "workday-acme-External" recorded a good crawl of 500 postings
+
   Scenario: an empty Workday site is a good crawl of nothing
     Given a Workday stand-in serving 0 postings of "Acme Aerospace" as "acme/External"
     And I ran "jobctrl sources add workday https://acme.wd5.myworkdayjobs.com/External --api-base {server}"

@@ -27,6 +27,7 @@ def _city_country(location: str) -> tuple[str, str]:
 
 # -- Workday (CXS) ---------------------------------------------------------------------------------
 WORKDAY_PAGE = 20
+WORKDAY_RESULT_CAP = 2000  # Workday serves no offset past the first 2,000 results of a search
 
 
 def workday_external_path(p: SamplePosting) -> str:
@@ -44,6 +45,20 @@ def workday_summary(p: SamplePosting) -> dict[str, object]:
     }
 
 
+def workday_location_id(location: str) -> str:
+    """The stand-in's id of a ``locations`` facet value (Workday's are opaque hex ids)."""
+    return "loc-" + "".join(c if c.isalnum() else "-" for c in location.lower()).strip("-")
+
+
+def workday_facets(posts: Sequence[SamplePosting]) -> list[dict[str, object]]:
+    """The ``locations`` facet of a search, its values counted over the search's postings."""
+    counts: dict[str, int] = {}
+    for p in posts:
+        counts[p.location] = counts.get(p.location, 0) + 1
+    values = [{"descriptor": loc, "id": workday_location_id(loc), "count": n} for loc, n in counts.items()]
+    return [{"facetParameter": "locations", "descriptor": "Locations", "values": values}]
+
+
 def workday_page(
     posts: Sequence[SamplePosting], offset: int, limit: int, *, total_on_every_page: bool = False
 ) -> bytes:
@@ -53,9 +68,8 @@ def workday_page(
     start = offset if offset < len(posts) else 0
     chunk = posts[start : start + limit]
     total = len(posts) if offset == 0 or total_on_every_page else 0
-    facets = [{"facetParameter": "locations", "descriptor": "Locations", "values": []}]
     return json.dumps(
-        {"total": total, "jobPostings": [workday_summary(p) for p in chunk], "facets": facets}
+        {"total": total, "jobPostings": [workday_summary(p) for p in chunk], "facets": workday_facets(posts)}
     ).encode()
 
 
@@ -93,9 +107,13 @@ def install_workday(
         try:
             asked = json.loads(body or b"{}")
             offset, limit = int(asked.get("offset", 0)), int(asked.get("limit", WORKDAY_PAGE))
+            chosen = list((asked.get("appliedFacets") or {}).get("locations") or [])
         except (ValueError, TypeError, AttributeError):
             return Route(400, b'{"errorCode":"HTTP_400","message":"bad request"}')
-        return Route(200, workday_page(ordered, offset, limit))
+        if offset >= WORKDAY_RESULT_CAP:
+            return Route(400, b'{"errorCode":"HTTP_400","message":"offset past the result cap"}')
+        found = [p for p in ordered if not chosen or workday_location_id(p.location) in chosen]
+        return Route(200, workday_page(found, offset, limit))
 
     server.set_post_route(f"{root}/jobs", page)
     for p in ordered:
