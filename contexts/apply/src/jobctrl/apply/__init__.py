@@ -23,17 +23,43 @@ from typing import TYPE_CHECKING
 from jobctrl.kernel.exports import lazy_exports
 
 if TYPE_CHECKING:
-    from jobctrl.apply.adapters.browser import PlaywrightBrowserApply
+    from jobctrl.apply.adapters.browser import (
+        CHROMIUM_ARGS,
+        CHROMIUM_PATH,
+        PlaywrightBrowserApply,
+        launch_chromium,
+    )
+    from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
     from jobctrl.apply.adapters.smtp import SmtpEmailSender
+    from jobctrl.apply.domain.approval import approval_refusal_reason
+    from jobctrl.apply.domain.errors import ApprovalRefusal, InvalidReviewDecision
+    from jobctrl.apply.domain.facts import (
+        ApplicantProfile,
+        ApplicationMaterials,
+        ClaimPolicy,
+        CurrentJobFacts,
+        email_target,
+    )
     from jobctrl.apply.domain.identity import ApplicationIdentity
-    from jobctrl.apply.domain.job_application import JobApplication
+    from jobctrl.apply.domain.job_application import JobApplication, RunStatus
+    from jobctrl.apply.domain.run_events import ManualCompletionPrepared
     from jobctrl.apply.ports import ArtifactReader, BrowserApplyPort, EmailSenderPort
     from jobctrl.apply.use_cases._common import jobs as application_repository
     from jobctrl.apply.use_cases.claim_apply import ApplyClaim, claim_apply
     from jobctrl.apply.use_cases.grant_repeat_override import grant_repeat_override
     from jobctrl.apply.use_cases.record_email_candidate import record_email_candidate
-    from jobctrl.apply.use_cases.record_outcome import record_outcome
-    from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
+    from jobctrl.apply.use_cases.record_outcome import (
+        USER_OUTCOMES,
+        USER_WORD,
+        InvalidOutcome,
+        UserOutcome,
+        record_outcome,
+    )
+    from jobctrl.apply.use_cases.record_review_decision import (
+        ReviewDecisionCommand,
+        check_review_decision,
+        record_review_decision,
+    )
     from jobctrl.apply.use_cases.recover_ambiguous_apply import (
         recover_ambiguous_apply,
         resolve_needs_verification,
@@ -64,21 +90,59 @@ _EXPORTS: dict[str, str] = {
     "ApplicationIdentity": "jobctrl.apply.domain.identity",
     "PlaywrightBrowserApply": "jobctrl.apply.adapters.browser",
     "SmtpEmailSender": "jobctrl.apply.adapters.smtp",
+    "ApplicantProfile": "jobctrl.apply.domain.facts",
+    "ApplicationMaterials": "jobctrl.apply.domain.facts",
+    "ApprovalRefusal": "jobctrl.apply.domain.errors",
+    "CHROMIUM_ARGS": "jobctrl.apply.adapters.browser",
+    "CHROMIUM_PATH": "jobctrl.apply.adapters.browser",
+    "CLASSIFY_JS": "jobctrl.apply.adapters.guard_script",
+    "ClaimPolicy": "jobctrl.apply.domain.facts",
+    "CurrentJobFacts": "jobctrl.apply.domain.facts",
+    "InvalidOutcome": "jobctrl.apply.use_cases.record_outcome",
+    "InvalidReviewDecision": "jobctrl.apply.domain.errors",
+    "ManualCompletionPrepared": "jobctrl.apply.domain.run_events",
+    "RunStatus": "jobctrl.apply.domain.job_application",
+    "USER_OUTCOMES": "jobctrl.apply.use_cases.record_outcome",
+    "USER_WORD": "jobctrl.apply.use_cases.record_outcome",
+    "UserOutcome": "jobctrl.apply.use_cases.record_outcome",
+    "approval_refusal_reason": "jobctrl.apply.domain.approval",
+    "check_review_decision": "jobctrl.apply.use_cases.record_review_decision",
+    "email_target": "jobctrl.apply.domain.facts",
+    "launch_chromium": "jobctrl.apply.adapters.browser",
 }
 __all__ = [
+    "CHROMIUM_ARGS",
+    "CHROMIUM_PATH",
+    "CLASSIFY_JS",
+    "USER_OUTCOMES",
+    "USER_WORD",
+    "ApplicantProfile",
     "ApplicationIdentity",
+    "ApplicationMaterials",
     "ApplyClaim",
     "ApplyRunResult",
+    "ApprovalRefusal",
     "ArtifactReader",
     "BrowserApplyPort",
+    "ClaimPolicy",
+    "CurrentJobFacts",
     "EmailSenderPort",
+    "InvalidOutcome",
+    "InvalidReviewDecision",
     "JobApplication",
+    "ManualCompletionPrepared",
     "PlaywrightBrowserApply",
     "ReviewDecisionCommand",
+    "RunStatus",
     "SmtpEmailSender",
+    "UserOutcome",
     "application_repository",
+    "approval_refusal_reason",
+    "check_review_decision",
     "claim_apply",
+    "email_target",
     "grant_repeat_override",
+    "launch_chromium",
     "record_email_candidate",
     "record_outcome",
     "record_review_decision",

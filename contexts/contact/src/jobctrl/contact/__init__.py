@@ -32,7 +32,12 @@ if TYPE_CHECKING:
         SubjectForgotten,
         SubjectKeyStore,
     )
-    from jobctrl.contact.domain.aggregates import Contact, ContactResearchTask, ContactRuleViolation
+    from jobctrl.contact.domain.aggregates import (
+        Contact,
+        ContactResearchTask,
+        ContactRuleViolation,
+        TaskState,
+    )
     from jobctrl.contact.domain.policy import SourceAccessPolicy
     from jobctrl.contact.ports import FetchedPage, PageFetcher, RateLimitedError, RobotsDisallowedError
     from jobctrl.contact.use_cases.confirm_candidate import confirm_candidate
@@ -66,6 +71,7 @@ _EXPORTS: dict[str, str] = {
     "SubjectForgotten": "jobctrl.contact.adapters.vault",
     "GatewayContactFetcher": "jobctrl.contact.adapters.gateway_fetcher",
     "OfflineContactExtractor": "jobctrl.contact.adapters.extraction",
+    "TaskState": "jobctrl.contact.domain.aggregates",
 }
 __all__ = [
     "Contact",
@@ -84,6 +90,7 @@ __all__ = [
     "SourceAccessPolicy",
     "SubjectForgotten",
     "SubjectKeyStore",
+    "TaskState",
     "confirm_candidate",
     "delete_contact",
     "finish_review",

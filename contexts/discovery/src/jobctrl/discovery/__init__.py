@@ -33,21 +33,34 @@ from typing import TYPE_CHECKING
 from jobctrl.kernel.exports import lazy_exports
 
 if TYPE_CHECKING:
+    from jobctrl.discovery.adapters.base import SourceConfig
     from jobctrl.discovery.adapters.registry import adapter_for
+    from jobctrl.discovery.domain.errors import WorkPlanConflict
     from jobctrl.discovery.domain.execution import DiscoveryExecution, DiscoveryExecutionRef
     from jobctrl.discovery.domain.job import Job
-    from jobctrl.discovery.domain.search import SearchFilters
+    from jobctrl.discovery.domain.search import InvalidSearchFilters, SearchFilters
     from jobctrl.discovery.domain.source import SourceEntry
-    from jobctrl.discovery.domain.source_spec import parse_source
+    from jobctrl.discovery.domain.source_spec import InvalidSourceSpec, parse_source
     from jobctrl.discovery.ports import DiscoveryRunLog
+    from jobctrl.discovery.sample_board import SampleJobBoard
     from jobctrl.discovery.use_cases.apply_source_recommendation import apply_source_recommendation
     from jobctrl.discovery.use_cases.change_source_state import change_source_state
     from jobctrl.discovery.use_cases.close_execution_membership import (
+        InterruptedMembershipCloser,
         close_execution_membership,
         close_interrupted_membership,
     )
-    from jobctrl.discovery.use_cases.import_posting import import_posting
-    from jobctrl.discovery.use_cases.link_execution_members import link_execution_members
+    from jobctrl.discovery.use_cases.import_posting import (
+        ImportedPosting,
+        PostingUnreachable,
+        fetch_posting,
+        import_posting,
+    )
+    from jobctrl.discovery.use_cases.link_execution_members import (
+        link_execution_members,
+        load_execution,
+        save_execution,
+    )
     from jobctrl.discovery.use_cases.load_catalog import load_catalog
     from jobctrl.discovery.use_cases.record_observation import record_observation
     from jobctrl.discovery.use_cases.record_work_plan import (
@@ -61,6 +74,8 @@ if TYPE_CHECKING:
     from jobctrl.discovery.use_cases.run_source_family import run_source_family
     from jobctrl.discovery.use_cases.select_runnable_sources import select_runnable_sources
     from jobctrl.discovery.use_cases.sources import (
+        SourceView,
+        UnknownSource,
         add_source,
         import_sources,
         list_sources,
@@ -98,25 +113,50 @@ _EXPORTS: dict[str, str] = {
     "DiscoveryExecutionRef": "jobctrl.discovery.domain.execution",
     "parse_source": "jobctrl.discovery.domain.source_spec",
     "SearchFilters": "jobctrl.discovery.domain.search",
+    "ImportedPosting": "jobctrl.discovery.use_cases.import_posting",
+    "InterruptedMembershipCloser": "jobctrl.discovery.use_cases.close_execution_membership",
+    "InvalidSearchFilters": "jobctrl.discovery.domain.search",
+    "InvalidSourceSpec": "jobctrl.discovery.domain.source_spec",
+    "PostingUnreachable": "jobctrl.discovery.use_cases.import_posting",
+    "SampleJobBoard": "jobctrl.discovery.sample_board",
+    "SourceConfig": "jobctrl.discovery.adapters.base",
+    "SourceView": "jobctrl.discovery.use_cases.sources",
+    "UnknownSource": "jobctrl.discovery.use_cases.sources",
+    "WorkPlanConflict": "jobctrl.discovery.domain.errors",
+    "fetch_posting": "jobctrl.discovery.use_cases.import_posting",
+    "load_execution": "jobctrl.discovery.use_cases.link_execution_members",
+    "save_execution": "jobctrl.discovery.use_cases.link_execution_members",
 }
 __all__ = [
     "DiscoveryExecution",
     "DiscoveryExecutionRef",
     "DiscoveryRunLog",
+    "ImportedPosting",
+    "InterruptedMembershipCloser",
+    "InvalidSearchFilters",
+    "InvalidSourceSpec",
     "Job",
+    "PostingUnreachable",
+    "SampleJobBoard",
     "SearchFilters",
+    "SourceConfig",
     "SourceEntry",
+    "SourceView",
+    "UnknownSource",
+    "WorkPlanConflict",
     "adapter_for",
     "add_source",
     "apply_source_recommendation",
     "change_source_state",
     "close_execution_membership",
     "close_interrupted_membership",
+    "fetch_posting",
     "import_posting",
     "import_sources",
     "link_execution_members",
     "list_sources",
     "load_catalog",
+    "load_execution",
     "mark_member_not_eligible",
     "mark_member_plan_failed",
     "parse_source",
@@ -128,6 +168,7 @@ __all__ = [
     "remove_source",
     "run_discovery",
     "run_source_family",
+    "save_execution",
     "select_runnable_sources",
 ]
 __getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -26,14 +26,24 @@ from typing import TYPE_CHECKING
 from jobctrl.kernel.exports import lazy_exports
 
 if TYPE_CHECKING:
-    from jobctrl.materials.adapters.artifacts import ArtifactStore
+    from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
     from jobctrl.materials.adapters.offline_writer import OfflineMaterialsWriter
+    from jobctrl.materials.adapters.rendering.html import PageSize
     from jobctrl.materials.adapters.rendering.pdf import ChromiumPdfRenderer
-    from jobctrl.materials.domain.aggregate import JobMaterials
+    from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
+    from jobctrl.materials.domain.documents import decode_cover_letter
     from jobctrl.materials.domain.fabrication import unsupported_claims
-    from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
+    from jobctrl.materials.domain.profile import (
+        MAX_POSTING_TEXT,
+        MAX_REQUIREMENT_TEXT,
+        MAX_REQUIREMENTS,
+        CandidateProfile,
+        PostingRequirement,
+        TargetPosting,
+    )
+    from jobctrl.materials.domain.sample import SAMPLE_PROFILE
     from jobctrl.materials.ports import PdfRenderer
-    from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdf
+    from jobctrl.materials.use_cases.render_pdf import RenderPdf, pdf_artifact_id, render_pdf
     from jobctrl.materials.use_cases.request_retailor import RequestRetailor, request_retailor
     from jobctrl.materials.use_cases.suppress_tailored_artifacts import (
         SuppressTailoredArtifacts,
@@ -61,20 +71,40 @@ _EXPORTS: dict[str, str] = {
     "OfflineMaterialsWriter": "jobctrl.materials.adapters.offline_writer",
     "ArtifactStore": "jobctrl.materials.adapters.artifacts",
     "ChromiumPdfRenderer": "jobctrl.materials.adapters.rendering.pdf",
+    "ArtifactKind": "jobctrl.materials.adapters.artifacts",
+    "ArtifactType": "jobctrl.materials.domain.aggregate",
+    "MAX_POSTING_TEXT": "jobctrl.materials.domain.profile",
+    "MAX_REQUIREMENTS": "jobctrl.materials.domain.profile",
+    "MAX_REQUIREMENT_TEXT": "jobctrl.materials.domain.profile",
+    "PageSize": "jobctrl.materials.adapters.rendering.html",
+    "PostingRequirement": "jobctrl.materials.domain.profile",
+    "SAMPLE_PROFILE": "jobctrl.materials.domain.sample",
+    "decode_cover_letter": "jobctrl.materials.domain.documents",
+    "pdf_artifact_id": "jobctrl.materials.use_cases.render_pdf",
 }
 __all__ = [
+    "MAX_POSTING_TEXT",
+    "MAX_REQUIREMENTS",
+    "MAX_REQUIREMENT_TEXT",
+    "SAMPLE_PROFILE",
+    "ArtifactKind",
     "ArtifactStore",
+    "ArtifactType",
     "CandidateProfile",
     "ChromiumPdfRenderer",
     "JobMaterials",
     "OfflineMaterialsWriter",
+    "PageSize",
     "PdfRenderer",
+    "PostingRequirement",
     "RenderPdf",
     "RequestRetailor",
     "SuppressTailoredArtifacts",
     "TailorResume",
     "TargetPosting",
     "WriteCoverLetter",
+    "decode_cover_letter",
+    "pdf_artifact_id",
     "render_pdf",
     "request_retailor",
     "suppress_tailored_artifacts",

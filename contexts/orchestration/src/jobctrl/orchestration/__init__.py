@@ -24,6 +24,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from jobctrl.orchestration.digest import acknowledge_digest, last_acknowledged
     from jobctrl.orchestration.domain.discovery_run import DiscoveryRun, progress_total
     from jobctrl.orchestration.domain.execution_steps import ExecutionSteps
     from jobctrl.orchestration.domain.workflow_run import (
@@ -33,6 +34,33 @@ if TYPE_CHECKING:
         WorkflowRun,
     )
     from jobctrl.orchestration.ports import CloseInterruptedMembership
+    from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus, SaveOutcome
+    from jobctrl.orchestration.profile.json_resume import (
+        InvalidJsonResume,
+        assign_missing_ids,
+        looks_like_json_resume,
+        to_document,
+    )
+    from jobctrl.orchestration.profile.normalize import InvalidProfile, normalize_profile
+    from jobctrl.orchestration.profile.service import ProfileService
+    from jobctrl.orchestration.settings.model import OrchestrationSettings
+    from jobctrl.orchestration.settings.store import InvalidSettings, SettingsStore
+    from jobctrl.orchestration.spend.check_budget import check_spend_budget
+    from jobctrl.orchestration.spend.ledger import SpendLedger, ledger_with_settings
+    from jobctrl.orchestration.stages.aggregate import JobStages
+    from jobctrl.orchestration.stages.limits import STAGES
+    from jobctrl.orchestration.stages.service import StageService
+    from jobctrl.orchestration.stages.states import (
+        Blocked,
+        Canceled,
+        Exhausted,
+        Failed,
+        StageState,
+        Stale,
+        kind_of,
+    )
+    from jobctrl.orchestration.stages.tracker import StageTrackerService
+    from jobctrl.orchestration.tables import create_orchestration_tables
     from jobctrl.orchestration.use_cases._runs import load_run
     from jobctrl.orchestration.use_cases.close_orphaned_discovery_run import close_orphaned_discovery_run
     from jobctrl.orchestration.use_cases.discovery_run_log import DiscoveryRunLog
@@ -45,6 +73,43 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.use_cases.report_discovery_progress import report_discovery_progress
     from jobctrl.orchestration.use_cases.request_workflow_cancellation import request_workflow_cancellation
     from jobctrl.orchestration.use_cases.start_discovery_run import start_discovery_run
+    from jobctrl.orchestration.workflows import (
+        APPLY_WORKFLOW_TYPE,
+        CONTACT_RESEARCH_WORKFLOW_TYPE,
+        CONTINUATION_WORKFLOW_TYPE,
+        DISCOVER_WORKFLOW_TYPE,
+        PREPARATION_WORKFLOW_TYPE,
+        WORKFLOWS,
+    )
+    from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput
+    from jobctrl.orchestration.workflows.contact_research import ContactResearchInput
+    from jobctrl.orchestration.workflows.continuation import (
+        CLOSED_STATUSES,
+        COHORT,
+        STATUS_ACTIVITY,
+        TARGETS_ACTIVITY,
+        ContinuationStatus,
+        ContinuationStatusInput,
+        ContinuationTargets,
+        ContinuationTargetsInput,
+        ProfileContinuationInput,
+    )
+    from jobctrl.orchestration.workflows.discover import (
+        DiscoverResult,
+        DiscoverWorkflow,
+        DiscoverWorkflowInput,
+    )
+    from jobctrl.orchestration.workflows.ids import (
+        AUTO_APPLY_LOOP_ID,
+        DISCOVERY_SCHEDULE_ID,
+        TASK_QUEUE,
+        apply_workflow_id,
+        contact_research_workflow_id,
+        discover_workflow_id,
+        preparation_idempotency_key,
+        preparation_workflow_id,
+    )
+    from jobctrl.orchestration.workflows.preparation import ORDER, JobPreparationInput, JobPreparationWorkflow
 
 _EXPORTS: dict[str, str] = {
     "record_workflow_started": "jobctrl.orchestration.use_cases.record_workflow_started",
@@ -68,22 +133,145 @@ _EXPORTS: dict[str, str] = {
     "close_orphaned_discovery_run": "jobctrl.orchestration.use_cases.close_orphaned_discovery_run",
     "DiscoveryRunLog": "jobctrl.orchestration.use_cases.discovery_run_log",
     "CloseInterruptedMembership": "jobctrl.orchestration.ports",
+    "APPLY_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
+    "AUTO_APPLY_LOOP_ID": "jobctrl.orchestration.workflows.ids",
+    "ApplyWorkflow": "jobctrl.orchestration.workflows.apply",
+    "ApplyWorkflowInput": "jobctrl.orchestration.workflows.apply",
+    "Blocked": "jobctrl.orchestration.stages.states",
+    "CLOSED_STATUSES": "jobctrl.orchestration.workflows.continuation",
+    "COHORT": "jobctrl.orchestration.workflows.continuation",
+    "CONTACT_RESEARCH_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
+    "CONTINUATION_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
+    "Canceled": "jobctrl.orchestration.stages.states",
+    "ContactResearchInput": "jobctrl.orchestration.workflows.contact_research",
+    "ContinuationStatus": "jobctrl.orchestration.workflows.continuation",
+    "ContinuationStatusInput": "jobctrl.orchestration.workflows.continuation",
+    "ContinuationTargets": "jobctrl.orchestration.workflows.continuation",
+    "ContinuationTargetsInput": "jobctrl.orchestration.workflows.continuation",
+    "DISCOVERY_SCHEDULE_ID": "jobctrl.orchestration.workflows.ids",
+    "DISCOVER_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
+    "DiscoverResult": "jobctrl.orchestration.workflows.discover",
+    "DiscoverWorkflow": "jobctrl.orchestration.workflows.discover",
+    "DiscoverWorkflowInput": "jobctrl.orchestration.workflows.discover",
+    "DispatchKind": "jobctrl.orchestration.profile.aggregate",
+    "Exhausted": "jobctrl.orchestration.stages.states",
+    "Failed": "jobctrl.orchestration.stages.states",
+    "IntentStatus": "jobctrl.orchestration.profile.aggregate",
+    "InvalidJsonResume": "jobctrl.orchestration.profile.json_resume",
+    "InvalidProfile": "jobctrl.orchestration.profile.normalize",
+    "InvalidSettings": "jobctrl.orchestration.settings.store",
+    "JobPreparationInput": "jobctrl.orchestration.workflows.preparation",
+    "JobPreparationWorkflow": "jobctrl.orchestration.workflows.preparation",
+    "JobStages": "jobctrl.orchestration.stages.aggregate",
+    "ORDER": "jobctrl.orchestration.workflows.preparation",
+    "OrchestrationSettings": "jobctrl.orchestration.settings.model",
+    "PREPARATION_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
+    "ProfileContinuationInput": "jobctrl.orchestration.workflows.continuation",
+    "ProfileService": "jobctrl.orchestration.profile.service",
+    "STAGES": "jobctrl.orchestration.stages.limits",
+    "STATUS_ACTIVITY": "jobctrl.orchestration.workflows.continuation",
+    "SaveOutcome": "jobctrl.orchestration.profile.aggregate",
+    "SettingsStore": "jobctrl.orchestration.settings.store",
+    "SpendLedger": "jobctrl.orchestration.spend.ledger",
+    "StageService": "jobctrl.orchestration.stages.service",
+    "StageState": "jobctrl.orchestration.stages.states",
+    "StageTrackerService": "jobctrl.orchestration.stages.tracker",
+    "Stale": "jobctrl.orchestration.stages.states",
+    "TARGETS_ACTIVITY": "jobctrl.orchestration.workflows.continuation",
+    "TASK_QUEUE": "jobctrl.orchestration.workflows.ids",
+    "WORKFLOWS": "jobctrl.orchestration.workflows",
+    "acknowledge_digest": "jobctrl.orchestration.digest",
+    "apply_workflow_id": "jobctrl.orchestration.workflows.ids",
+    "assign_missing_ids": "jobctrl.orchestration.profile.json_resume",
+    "check_spend_budget": "jobctrl.orchestration.spend.check_budget",
+    "contact_research_workflow_id": "jobctrl.orchestration.workflows.ids",
+    "create_orchestration_tables": "jobctrl.orchestration.tables",
+    "discover_workflow_id": "jobctrl.orchestration.workflows.ids",
+    "kind_of": "jobctrl.orchestration.stages.states",
+    "last_acknowledged": "jobctrl.orchestration.digest",
+    "ledger_with_settings": "jobctrl.orchestration.spend.ledger",
+    "looks_like_json_resume": "jobctrl.orchestration.profile.json_resume",
+    "normalize_profile": "jobctrl.orchestration.profile.normalize",
+    "preparation_idempotency_key": "jobctrl.orchestration.workflows.ids",
+    "preparation_workflow_id": "jobctrl.orchestration.workflows.ids",
+    "to_document": "jobctrl.orchestration.profile.json_resume",
 }
 
 __all__ = [
+    "APPLY_WORKFLOW_TYPE",
+    "AUTO_APPLY_LOOP_ID",
+    "CLOSED_STATUSES",
+    "COHORT",
+    "CONTACT_RESEARCH_WORKFLOW_TYPE",
+    "CONTINUATION_WORKFLOW_TYPE",
+    "DISCOVERY_SCHEDULE_ID",
+    "DISCOVER_WORKFLOW_TYPE",
     "LIFECYCLE_TYPES",
     "NOT_FOUND",
+    "ORDER",
+    "PREPARATION_WORKFLOW_TYPE",
+    "STAGES",
+    "STATUS_ACTIVITY",
+    "TARGETS_ACTIVITY",
+    "TASK_QUEUE",
+    "WORKFLOWS",
+    "ApplyWorkflow",
+    "ApplyWorkflowInput",
+    "Blocked",
+    "Canceled",
     "CloseInterruptedMembership",
+    "ContactResearchInput",
+    "ContinuationStatus",
+    "ContinuationStatusInput",
+    "ContinuationTargets",
+    "ContinuationTargetsInput",
     "DescribedStatus",
+    "DiscoverResult",
+    "DiscoverWorkflow",
+    "DiscoverWorkflowInput",
     "DiscoveryRun",
     "DiscoveryRunLog",
+    "DispatchKind",
     "ExecutionSteps",
+    "Exhausted",
+    "Failed",
+    "IntentStatus",
+    "InvalidJsonResume",
+    "InvalidProfile",
+    "InvalidSettings",
+    "JobPreparationInput",
+    "JobPreparationWorkflow",
+    "JobStages",
+    "OrchestrationSettings",
+    "ProfileContinuationInput",
+    "ProfileService",
     "RunReconciled",
+    "SaveOutcome",
+    "SettingsStore",
+    "SpendLedger",
+    "StageService",
+    "StageState",
+    "StageTrackerService",
+    "Stale",
     "WorkflowRun",
+    "acknowledge_digest",
+    "apply_workflow_id",
+    "assign_missing_ids",
+    "check_spend_budget",
     "close_orphaned_discovery_run",
+    "contact_research_workflow_id",
+    "create_orchestration_tables",
+    "discover_workflow_id",
     "finish_discovery_run",
     "interrupt_discovery_run",
+    "kind_of",
+    "last_acknowledged",
+    "ledger_with_settings",
     "load_run",
+    "looks_like_json_resume",
+    "normalize_profile",
+    "preparation_idempotency_key",
+    "preparation_workflow_id",
     "progress_total",
     "reconcile_workflow_run",
     "record_pipeline_steps",
@@ -92,6 +280,7 @@ __all__ = [
     "report_discovery_progress",
     "request_workflow_cancellation",
     "start_discovery_run",
+    "to_document",
 ]
 
 

@@ -22,8 +22,14 @@ from jobctrl.kernel.exports import lazy_exports
 if TYPE_CHECKING:
     from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
     from jobctrl.scoring.domain.aggregates import InvalidCorrectionError, JobScore, ScoreNotFoundError
+    from jobctrl.scoring.domain.formula import MAX_SCORE, MIN_SCORE
     from jobctrl.scoring.domain.policy import ScoringPolicy
-    from jobctrl.scoring.domain.profile import CandidateProfile
+    from jobctrl.scoring.domain.profile import (
+        SPONSORSHIP_NEEDED,
+        CandidateProfile,
+        EvidenceItem,
+        EvidenceKind,
+    )
     from jobctrl.scoring.ports import DescriptionSource, ProfileSource
     from jobctrl.scoring.use_cases.correct_score import CorrectScore, correct_score
     from jobctrl.scoring.use_cases.request_rescores import request_rescores
@@ -46,11 +52,21 @@ _EXPORTS: dict[str, str] = {
     "InvalidCorrectionError": "jobctrl.scoring.domain.aggregates",
     "ScoringPolicy": "jobctrl.scoring.domain.policy",
     "CandidateProfile": "jobctrl.scoring.domain.profile",
+    "EvidenceItem": "jobctrl.scoring.domain.profile",
+    "EvidenceKind": "jobctrl.scoring.domain.profile",
+    "MAX_SCORE": "jobctrl.scoring.domain.formula",
+    "MIN_SCORE": "jobctrl.scoring.domain.formula",
+    "SPONSORSHIP_NEEDED": "jobctrl.scoring.domain.profile",
 }
 __all__ = [
+    "MAX_SCORE",
+    "MIN_SCORE",
+    "SPONSORSHIP_NEEDED",
     "CandidateProfile",
     "CorrectScore",
     "DescriptionSource",
+    "EvidenceItem",
+    "EvidenceKind",
     "InvalidCorrectionError",
     "JobScore",
     "ProfileSource",

@@ -36,8 +36,7 @@ from temporalio.client import Client
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home
-from jobctrl.orchestration.spend.ledger import SpendLedger
-from jobctrl.orchestration.workflows.ids import TASK_QUEUE
+from jobctrl.orchestration import TASK_QUEUE, SpendLedger
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort
 from jobctrl.runtime.listeners import listens_on

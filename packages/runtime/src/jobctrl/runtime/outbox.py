@@ -22,14 +22,15 @@ from dataclasses import dataclass, field
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration.events import ContinuationOutcome
-from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.workflows.continuation import (
+from jobctrl.orchestration import (
     CLOSED_STATUSES,
-    WORKFLOW_TYPE,
+    DispatchKind,
+    IntentStatus,
     ProfileContinuationInput,
+    ProfileService,
 )
+from jobctrl.orchestration import CONTINUATION_WORKFLOW_TYPE as WORKFLOW_TYPE
+from jobctrl.orchestration.events import ContinuationOutcome
 from jobctrl.runtime.api.workflow_control import WorkflowAlreadyRunning, WorkflowControl
 
 #: Temporal's closed statuses as the terminal fact's outcome.

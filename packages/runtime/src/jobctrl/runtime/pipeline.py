@@ -18,15 +18,16 @@ from typing import Any
 from temporalio.client import Client, WorkflowFailureError
 from temporalio.common import WorkflowIDConflictPolicy
 
-from jobctrl.apply.domain.job_application import JobApplication, RunStatus
-from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
-from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.use_cases.register_sources import register_sources
+from jobctrl.apply import JobApplication, ReviewDecisionCommand, RunStatus, record_review_decision
+from jobctrl.discovery import SourceConfig, register_sources
 from jobctrl.kernel.aggregate import AggregateRepository
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput
-from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
-from jobctrl.orchestration.workflows.ids import (
+from jobctrl.orchestration import (
+    ApplyWorkflow,
+    ApplyWorkflowInput,
+    DiscoverResult,
+    DiscoverWorkflow,
+    DiscoverWorkflowInput,
+    ProfileService,
     apply_workflow_id,
     discover_workflow_id,
     preparation_idempotency_key,

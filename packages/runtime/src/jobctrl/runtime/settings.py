@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from jobctrl.kernel.store import Database
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration import SettingsStore, create_orchestration_tables
 from jobctrl.runtime.config import JobctrlConfig, load_config
 
 

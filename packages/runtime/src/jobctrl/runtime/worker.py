@@ -24,8 +24,7 @@ from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxR
 
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.spend.ledger import SpendLedger
-from jobctrl.orchestration.workflows import WORKFLOWS
+from jobctrl.orchestration import WORKFLOWS, SpendLedger
 from jobctrl.runtime.activities import ActivityDeps, ActivityFn, build_activities
 from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl

@@ -15,7 +15,7 @@ from typing import Any
 
 from temporalio import activity
 
-from jobctrl.discovery.use_cases.close_execution_membership import InterruptedMembershipCloser
+from jobctrl.discovery import InterruptedMembershipCloser
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.orchestration.activities import (
     ContinuationClosingActivities,

@@ -11,8 +11,9 @@ from temporalio import activity
 from temporalio.client import WorkflowExecutionStatus
 from temporalio.service import RPCError, RPCStatusCode
 
+from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.kernel.errors import ConfigurationError
-from jobctrl.orchestration.workflows.continuation import (
+from jobctrl.orchestration import (
     COHORT,
     STATUS_ACTIVITY,
     TARGETS_ACTIVITY,
@@ -21,7 +22,6 @@ from jobctrl.orchestration.workflows.continuation import (
     ContinuationTargets,
     ContinuationTargetsInput,
 )
-from jobctrl.orchestration.workflows.errors import to_application_error
 from jobctrl.runtime.activities.deps import ActivityDeps
 
 

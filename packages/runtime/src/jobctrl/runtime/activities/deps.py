@@ -8,7 +8,7 @@ from temporalio.client import Client
 
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration.spend.ledger import SpendLedger
+from jobctrl.orchestration import SpendLedger
 from jobctrl.runtime.activities.ports import NoPreparationTargets, PreparationTargetsPort
 
 

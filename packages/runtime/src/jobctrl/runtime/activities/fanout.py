@@ -25,15 +25,17 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
 from jobctrl.activity_contracts.contracts import ExecutionRef, FanoutInput, FanoutResult
-from jobctrl.discovery.domain.errors import WorkPlanConflict
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
-from jobctrl.discovery.use_cases.link_execution_members import load_execution, save_execution
+from jobctrl.activity_contracts.errors import to_application_error
+from jobctrl.discovery import DiscoveryExecutionRef, WorkPlanConflict, load_execution, save_execution
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store.errors import ConcurrencyConflict
-from jobctrl.orchestration.workflows.errors import to_application_error
-from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
-from jobctrl.orchestration.workflows.preparation import JobPreparationInput, JobPreparationWorkflow
+from jobctrl.orchestration import (
+    JobPreparationInput,
+    JobPreparationWorkflow,
+    preparation_idempotency_key,
+    preparation_workflow_id,
+)
 from jobctrl.runtime.activities.deps import ActivityDeps
 
 BATCH = 25

@@ -9,9 +9,9 @@ from __future__ import annotations
 from temporalio import activity
 
 from jobctrl.activity_contracts.contracts import SpendCheckInput, SpendCheckResult
+from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.kernel.errors import BudgetExceededError
-from jobctrl.orchestration.spend.check_budget import check_spend_budget
-from jobctrl.orchestration.workflows.errors import to_application_error
+from jobctrl.orchestration import check_spend_budget
 from jobctrl.runtime.activities.deps import ActivityDeps
 
 

@@ -19,14 +19,14 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from jobctrl.contact.adapters.vault import PersonalDataVault
+from jobctrl.contact import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration import create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.runtime.api import (

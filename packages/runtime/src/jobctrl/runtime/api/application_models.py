@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from jobctrl.apply.use_cases.record_outcome import UserOutcome
+from jobctrl.apply import UserOutcome
 from jobctrl.runtime.api.models import Request, Wire
 
 

@@ -17,17 +17,20 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import HTMLResponse, Response
 
+from jobctrl.apply import (
+    USER_WORD,
+    ApprovalRefusal,
+    InvalidOutcome,
+    JobApplication,
+    RunStatus,
+    approval_refusal_reason,
+    email_target,
+    record_outcome,
+)
 from jobctrl.apply import application_repository as apply_jobs
-from jobctrl.apply.domain.approval import approval_refusal_reason
-from jobctrl.apply.domain.errors import ApprovalRefusal
-from jobctrl.apply.domain.facts import email_target
-from jobctrl.apply.domain.job_application import JobApplication, RunStatus
-from jobctrl.apply.use_cases.record_outcome import USER_WORD, InvalidOutcome, record_outcome
 from jobctrl.kernel.clock import isoformat
-from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
-from jobctrl.orchestration.digest import acknowledge_digest, last_acknowledged
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.spend.ledger import SpendLedger
+from jobctrl.materials import ArtifactKind, ArtifactStore
+from jobctrl.orchestration import SettingsStore, SpendLedger, acknowledge_digest, last_acknowledged
 from jobctrl.projections.read_models.applications import application_projections as ap
 from jobctrl.projections.read_models.job_detail import job_detail_projections as jd
 from jobctrl.projections.read_models.job_list import job_list_projections as jl

@@ -14,9 +14,8 @@ from typing import Annotated
 from fastapi import APIRouter, Depends
 from pydantic import Field
 
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.workflows.contact_research import WORKFLOW_TYPE, ContactResearchInput
-from jobctrl.orchestration.workflows.ids import contact_research_workflow_id
+from jobctrl.orchestration import CONTACT_RESEARCH_WORKFLOW_TYPE as WORKFLOW_TYPE
+from jobctrl.orchestration import ContactResearchInput, SettingsStore, contact_research_workflow_id
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, Request, Wire
 from jobctrl.runtime.api.readiness import require_ready_worker

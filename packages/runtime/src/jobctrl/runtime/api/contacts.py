@@ -17,11 +17,15 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Query
 from pydantic import Field
 
-from jobctrl.contact.adapters.vault import PersonalDataVault
-from jobctrl.contact.domain.aggregates import ContactResearchTask, ContactRuleViolation, TaskState
-from jobctrl.contact.use_cases.confirm_candidate import confirm_candidate
-from jobctrl.contact.use_cases.reject_candidate import reject_candidate
-from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.contact import (
+    ContactResearchTask,
+    ContactRuleViolation,
+    ContactServices,
+    PersonalDataVault,
+    TaskState,
+    confirm_candidate,
+    reject_candidate,
+)
 from jobctrl.projections.read_models.contacts import contact_research_task_projections as tasks
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, Request, Wire

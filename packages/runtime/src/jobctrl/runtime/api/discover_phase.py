@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from jobctrl.orchestration.workflows.discover import WORKFLOW_TYPE
+from jobctrl.orchestration import DISCOVER_WORKFLOW_TYPE as WORKFLOW_TYPE
 
 DISCOVER_WORKFLOW_TYPE = WORKFLOW_TYPE
 

@@ -15,9 +15,9 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.discovery.use_cases.import_posting import PostingUnreachable, fetch_posting, import_posting
+from jobctrl.discovery import PostingUnreachable, fetch_posting, import_posting
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration import SettingsStore
 from jobctrl.politeness import PolitenessGateway
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, Request, Wire

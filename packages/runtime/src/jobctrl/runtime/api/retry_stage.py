@@ -16,21 +16,24 @@ from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
 from jobctrl.kernel.clock import isoformat
-from jobctrl.orchestration.events import Stage
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.stages.aggregate import JobStages
-from jobctrl.orchestration.stages.service import StageService
-from jobctrl.orchestration.stages.states import (
+from jobctrl.orchestration import (
+    ORDER,
     Blocked,
     Canceled,
     Exhausted,
     Failed,
+    JobPreparationInput,
+    JobStages,
+    SettingsStore,
+    StageService,
     StageState,
     Stale,
     kind_of,
+    preparation_idempotency_key,
+    preparation_workflow_id,
 )
-from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
-from jobctrl.orchestration.workflows.preparation import ORDER, WORKFLOW_TYPE, JobPreparationInput
+from jobctrl.orchestration import PREPARATION_WORKFLOW_TYPE as WORKFLOW_TYPE
+from jobctrl.orchestration.events import Stage
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, RetryStageRequest, RetryStageResult
 from jobctrl.runtime.api.readiness import require_ready_worker

@@ -21,23 +21,26 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Depends
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.apply import application_repository as apply_jobs
-from jobctrl.apply.domain.approval import approval_refusal_reason
-from jobctrl.apply.domain.errors import InvalidReviewDecision
-from jobctrl.apply.domain.facts import CurrentJobFacts, email_target
-from jobctrl.apply.events import ApplyReviewDecisionRecorded
-from jobctrl.apply.use_cases.record_review_decision import (
+from jobctrl.apply import (
+    CurrentJobFacts,
+    InvalidReviewDecision,
     ReviewDecisionCommand,
+    approval_refusal_reason,
     check_review_decision,
+    email_target,
     record_review_decision,
 )
+from jobctrl.apply import application_repository as apply_jobs
+from jobctrl.apply.events import ApplyReviewDecisionRecorded
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.materials.events import PdfRendered, ResumeApproved
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.workflows.apply import WORKFLOW_TYPE as APPLY_WORKFLOW_TYPE
-from jobctrl.orchestration.workflows.apply import ApplyWorkflowInput
-from jobctrl.orchestration.workflows.ids import apply_workflow_id
+from jobctrl.orchestration import (
+    APPLY_WORKFLOW_TYPE,
+    ApplyWorkflowInput,
+    ProfileService,
+    SettingsStore,
+    apply_workflow_id,
+)
 from jobctrl.projections.read_models.job_detail import job_detail_projections as jd
 from jobctrl.projections.read_models.job_list import job_list_projections as jl
 from jobctrl.runtime.api.errors import ApiError

@@ -18,10 +18,15 @@ from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, Request, Wire
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.services import Services, services
-from jobctrl.scoring.domain.aggregates import InvalidCorrectionError, ScoreNotFoundError
-from jobctrl.scoring.domain.formula import MAX_SCORE, MIN_SCORE
-from jobctrl.scoring.use_cases.correct_score import CorrectScore, correct_score
-from jobctrl.scoring.use_cases.request_rescores import request_rescores
+from jobctrl.scoring import (
+    MAX_SCORE,
+    MIN_SCORE,
+    CorrectScore,
+    InvalidCorrectionError,
+    ScoreNotFoundError,
+    correct_score,
+    request_rescores,
+)
 
 router = APIRouter(prefix="/v1", tags=["scoring"])
 ERRORS: dict[int | str, dict[str, object]] = {404: {"model": ErrorBody}, 422: {"model": ErrorBody}}

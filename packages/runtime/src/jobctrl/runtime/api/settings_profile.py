@@ -12,10 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.orchestration.profile.aggregate import SaveOutcome
-from jobctrl.orchestration.profile.normalize import InvalidProfile
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.settings.store import InvalidSettings, SettingsStore
+from jobctrl.orchestration import InvalidProfile, InvalidSettings, ProfileService, SaveOutcome, SettingsStore
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import (
     ErrorBody,

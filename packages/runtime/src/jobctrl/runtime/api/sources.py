@@ -14,8 +14,8 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.discovery.domain.source_spec import InvalidSourceSpec
-from jobctrl.discovery.use_cases.sources import (
+from jobctrl.discovery import (
+    InvalidSourceSpec,
     SourceView,
     UnknownSource,
     add_source,

@@ -16,9 +16,8 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.workflows.discover import WORKFLOW_TYPE, DiscoverWorkflowInput
-from jobctrl.orchestration.workflows.ids import discover_workflow_id
+from jobctrl.orchestration import DISCOVER_WORKFLOW_TYPE as WORKFLOW_TYPE
+from jobctrl.orchestration import DiscoverWorkflowInput, SettingsStore, discover_workflow_id
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import DiscoveryRunRequest, ErrorBody, StartedRun
 from jobctrl.runtime.api.operations import SnapshotInputs, database_identity, read_inventory

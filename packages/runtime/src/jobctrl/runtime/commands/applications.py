@@ -19,18 +19,23 @@ from playwright.sync_api import sync_playwright
 from rich.console import Console
 from rich.table import Table
 
+from jobctrl.apply import (
+    CHROMIUM_ARGS,
+    CHROMIUM_PATH,
+    CLASSIFY_JS,
+    USER_OUTCOMES,
+    USER_WORD,
+    InvalidOutcome,
+    ManualCompletionPrepared,
+    record_outcome,
+)
 from jobctrl.apply import application_repository as apply_jobs
-from jobctrl.apply.adapters.browser import CHROMIUM_ARGS, CHROMIUM_PATH
-from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
-from jobctrl.apply.domain.run_events import ManualCompletionPrepared
-from jobctrl.apply.use_cases.record_outcome import USER_OUTCOMES, USER_WORD, InvalidOutcome, record_outcome
-from jobctrl.contact.adapters.vault import PersonalDataVault
+from jobctrl.contact import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.orchestration.digest import acknowledge_digest
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration import acknowledge_digest, create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.api.applications import read_digest, read_review_queue
 from jobctrl.runtime.api.errors import ApiError

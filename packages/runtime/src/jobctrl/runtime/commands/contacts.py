@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from jobctrl.kernel.ids import LOCAL_TENANT
-from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration import SettingsStore
 from jobctrl.runtime.api.contact_research import start_job_research
 from jobctrl.runtime.api.contacts import decide, list_research, research_detail
 from jobctrl.runtime.api.errors import ApiError

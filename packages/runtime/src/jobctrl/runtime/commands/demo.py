@@ -36,15 +36,13 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.discovery import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
-from jobctrl.materials.adapters.artifacts import ArtifactKind
-from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration.stages import limits
-from jobctrl.orchestration.workflows.ids import TASK_QUEUE
+from jobctrl.materials import SAMPLE_PROFILE, ArtifactKind
+from jobctrl.orchestration import STAGES, TASK_QUEUE
 from jobctrl.projections import ProjectionStatus, read_status
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
@@ -124,7 +122,7 @@ async def run_demo(
 def stage_counts(db: Database, tenant: str) -> tuple[int, dict[str, Counter[str]]]:
     """(jobs listed, stage → state → jobs) from the read models ``job_list_projections`` and
     ``job_stage_states``; a listed job without a row for a stage counts as ``pending``."""
-    per_stage: dict[str, Counter[str]] = {stage: Counter() for stage in limits.STAGES if stage != "discover"}
+    per_stage: dict[str, Counter[str]] = {stage: Counter() for stage in STAGES if stage != "discover"}
     jl, ss = job_list_projections, job_stage_states
     with db.read() as conn:
         jobs = int(

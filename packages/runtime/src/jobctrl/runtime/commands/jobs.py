@@ -20,8 +20,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration import SettingsStore, create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.composition.import_url import import_job_from_url
 from jobctrl.runtime.composition.root import honest_user_agent

@@ -17,9 +17,8 @@ from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
-from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
-from jobctrl.materials.adapters.rendering.html import PageSize
-from jobctrl.orchestration.stages.tracker import StageTrackerService
+from jobctrl.materials import ArtifactKind, ArtifactStore, PageSize
+from jobctrl.orchestration import StageTrackerService
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.config import load_config
 

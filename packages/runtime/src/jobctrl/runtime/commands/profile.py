@@ -17,14 +17,15 @@ import typer
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.orchestration.profile.json_resume import (
+from jobctrl.orchestration import (
     InvalidJsonResume,
+    InvalidProfile,
+    ProfileService,
     assign_missing_ids,
     looks_like_json_resume,
+    normalize_profile,
 )
-from jobctrl.orchestration.profile.json_resume import to_document as json_resume_document
-from jobctrl.orchestration.profile.normalize import InvalidProfile, normalize_profile
-from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration import to_document as json_resume_document
 from jobctrl.runtime.composition.profiles import to_document as flat_document
 from jobctrl.runtime.config import load_config
 

@@ -32,8 +32,8 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.kernel.store.database import jobctrl_home
-from jobctrl.materials.adapters.artifacts import ArtifactKind
-from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.materials import ArtifactKind
+from jobctrl.orchestration import ProfileService
 from jobctrl.runtime.commands.demo import top_matches
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.composition.sources import import_legacy_sources, registry_catalog

@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from jobctrl.discovery.use_cases.sources import add_source, list_sources, remove_source
+from jobctrl.discovery import add_source, list_sources, remove_source
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import JobCtrlError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
-from jobctrl.apply.adapters.browser import PlaywrightBrowserApply, launch_chromium
+from jobctrl.apply import PlaywrightBrowserApply, launch_chromium
 from jobctrl.apply.ports import BrowserApplyRequest, BrowserOutcome
 
 

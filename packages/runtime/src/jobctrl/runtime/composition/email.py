@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from jobctrl.apply.adapters.smtp import SmtpEmailSender
+from jobctrl.apply import SmtpEmailSender
 from jobctrl.apply.ports import EmailSenderPort
 from jobctrl.kernel.errors import ConfigurationError
-from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
-from jobctrl.orchestration.settings.model import OrchestrationSettings
+from jobctrl.materials import ArtifactKind, ArtifactStore
+from jobctrl.orchestration import OrchestrationSettings
 
 
 def smtp_sender_from(settings: Callable[[], OrchestrationSettings]) -> Callable[[], EmailSenderPort]:

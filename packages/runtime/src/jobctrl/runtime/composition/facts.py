@@ -10,32 +10,32 @@ from collections.abc import Callable, Sequence
 import sqlalchemy as sa
 
 from jobctrl.activity_contracts.stage_tracking import StageTracker
+from jobctrl.apply import ApplicantProfile, ApplicationMaterials, CurrentJobFacts, JobApplication
 from jobctrl.apply.activities import ApplyInputs
-from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials, CurrentJobFacts
-from jobctrl.apply.domain.job_application import JobApplication
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
+from jobctrl.discovery import DiscoveryExecutionRef, load_execution
 from jobctrl.discovery.events import JobDiscovered
-from jobctrl.discovery.use_cases.link_execution_members import load_execution
 from jobctrl.enrichment import EnrichJob, PostingEnrichment
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.kernel.text import bound_text, plain_text
-from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
-from jobctrl.materials.adapters.rendering.html import PageSize
-from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
-from jobctrl.materials.domain.documents import decode_cover_letter
-from jobctrl.materials.domain.profile import (
+from jobctrl.materials import (
     MAX_POSTING_TEXT,
     MAX_REQUIREMENT_TEXT,
     MAX_REQUIREMENTS,
+    ArtifactKind,
+    ArtifactStore,
+    ArtifactType,
+    JobMaterials,
+    PageSize,
     PostingRequirement,
     TargetPosting,
+    decode_cover_letter,
+    pdf_artifact_id,
 )
-from jobctrl.materials.domain.profile import CandidateProfile as MaterialsProfile
-from jobctrl.materials.use_cases.render_pdf import pdf_artifact_id
-from jobctrl.orchestration.workflows.ids import discover_workflow_id
+from jobctrl.materials import CandidateProfile as MaterialsProfile
+from jobctrl.orchestration import discover_workflow_id
 from jobctrl.runtime.activities.ports import PreparationTarget
 from jobctrl.runtime.composition.profiles import materials_profile, saved_profile, scoring_profile
 from jobctrl.scoring import CandidateProfile as ScoringProfile

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from jobctrl.discovery.use_cases.import_posting import ImportedPosting, fetch_posting, import_posting
+from jobctrl.discovery import ImportedPosting, fetch_posting, import_posting
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore

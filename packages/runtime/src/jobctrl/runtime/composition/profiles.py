@@ -11,10 +11,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from jobctrl.kernel.store import EventStore
-from jobctrl.materials.domain.profile import CandidateProfile as MaterialsProfile
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.scoring.domain.profile import SPONSORSHIP_NEEDED, EvidenceItem, EvidenceKind
-from jobctrl.scoring.domain.profile import CandidateProfile as ScoringProfile
+from jobctrl.materials import CandidateProfile as MaterialsProfile
+from jobctrl.orchestration import ProfileService
+from jobctrl.scoring import SPONSORSHIP_NEEDED, EvidenceItem, EvidenceKind
+from jobctrl.scoring import CandidateProfile as ScoringProfile
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.:\-]+")
 

@@ -20,34 +20,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from jobctrl.apply import ClaimPolicy
 from jobctrl.apply.activities import ApplyActivities
-from jobctrl.apply.domain.facts import ClaimPolicy
+from jobctrl.contact import ContactServices, GatewayContactFetcher, PersonalDataVault
 from jobctrl.contact.activities import ContactActivities, register_offline_contact
-from jobctrl.contact.adapters.gateway_fetcher import GatewayContactFetcher
-from jobctrl.contact.adapters.vault import PersonalDataVault
 from jobctrl.contact.ports import PageFetcher as ContactPageFetcher
-from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.discovery import SearchFilters
 from jobctrl.discovery.activities import DiscoveryActivities, SourceCatalog
-from jobctrl.discovery.domain.search import SearchFilters
+from jobctrl.enrichment import GatewayPageFetcher
 from jobctrl.enrichment.activities import EnrichmentActivities
-from jobctrl.enrichment.adapters.gateway_fetcher import GatewayPageFetcher
 from jobctrl.enrichment.ports import PageFetcher
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.llm import LlmPort, LlmSettings, OfflineProvider, build_provider
+from jobctrl.materials import ArtifactStore, ChromiumPdfRenderer, PageSize
 from jobctrl.materials.activities import MaterialsActivities, register_offline_materials
-from jobctrl.materials.adapters.artifacts import ArtifactStore
-from jobctrl.materials.adapters.rendering.html import PageSize
-from jobctrl.materials.adapters.rendering.pdf import ChromiumPdfRenderer
 from jobctrl.materials.ports import PdfRenderer
-from jobctrl.orchestration import DiscoveryRunLog
+from jobctrl.orchestration import (
+    DiscoveryRunLog,
+    OrchestrationSettings,
+    SettingsStore,
+    SpendLedger,
+    StageTrackerService,
+    create_orchestration_tables,
+)
 from jobctrl.orchestration.activities import PreparationStateActivities
-from jobctrl.orchestration.settings.model import OrchestrationSettings
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.spend.ledger import SpendLedger
-from jobctrl.orchestration.stages.tracker import StageTrackerService
-from jobctrl.orchestration.tables import create_orchestration_tables
 from jobctrl.politeness import CONTACT_POLICY, ENRICHMENT_POLICY, CrawlPolicy, PolitenessGateway, UserAgent
 from jobctrl.runtime.activities import ActivityFn
 from jobctrl.runtime.composition.browser import ManagedBrowserApply
@@ -55,8 +53,8 @@ from jobctrl.runtime.composition.email import ResumePdfReader, smtp_sender_from
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.config import JobctrlConfig, load_config
 from jobctrl.runtime.settings import config_seed
+from jobctrl.scoring import register_offline_scoring
 from jobctrl.scoring.activities import ScoringActivities
-from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
 
 LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
 

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import msgspec
 
+from jobctrl.discovery import SourceConfig, import_sources, registered_sources
 from jobctrl.discovery.activities import SourceCatalog
-from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.use_cases.sources import import_sources, registered_sources
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.ids import LOCAL_TENANT

@@ -30,7 +30,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from jobctrl.discovery.domain.search import InvalidSearchFilters, SearchFilters
+from jobctrl.discovery import InvalidSearchFilters, SearchFilters
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.llm import LlmSettings
 from jobctrl.llm.pricing import ModelPrice

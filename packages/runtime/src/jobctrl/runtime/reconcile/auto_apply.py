@@ -15,10 +15,7 @@ from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.service import RPCError, RPCStatusCode
 
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration import load_run
-from jobctrl.orchestration.spend.ledger import SpendLedger
-from jobctrl.orchestration.workflows.apply import ApplyWorkflow, ApplyWorkflowInput
-from jobctrl.orchestration.workflows.ids import AUTO_APPLY_LOOP_ID
+from jobctrl.orchestration import AUTO_APPLY_LOOP_ID, ApplyWorkflow, ApplyWorkflowInput, SpendLedger, load_run
 from jobctrl.runtime.settings import RuntimeSettings
 
 

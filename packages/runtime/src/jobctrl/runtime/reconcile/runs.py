@@ -21,7 +21,7 @@ from temporalio.client import Client, WorkflowExecutionDescription
 from temporalio.client import WorkflowExecutionStatus as Status
 from temporalio.service import RPCError, RPCStatusCode
 
-from jobctrl.discovery.use_cases.close_execution_membership import InterruptedMembershipCloser
+from jobctrl.discovery import InterruptedMembershipCloser
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration import (

@@ -18,8 +18,12 @@ from temporalio.client import (
 )
 from temporalio.service import RPCError, RPCStatusCode
 
-from jobctrl.orchestration.workflows.discover import DiscoverWorkflow, DiscoverWorkflowInput
-from jobctrl.orchestration.workflows.ids import DISCOVERY_SCHEDULE_ID, discover_workflow_id
+from jobctrl.orchestration import (
+    DISCOVERY_SCHEDULE_ID,
+    DiscoverWorkflow,
+    DiscoverWorkflowInput,
+    discover_workflow_id,
+)
 from jobctrl.runtime.settings import RuntimeSettings
 
 

@@ -10,8 +10,7 @@ from fastapi import APIRouter, Request, Response
 
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.store import Database
-from jobctrl.orchestration.spend.ledger import ledger_with_settings
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration import create_orchestration_tables, ledger_with_settings
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.api.operations.inventory import database_identity
 from jobctrl.runtime.api.operations.models import SnapshotInputs, TotalsCache
