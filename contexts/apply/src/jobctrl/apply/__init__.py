@@ -67,6 +67,7 @@ if TYPE_CHECKING:
     )
     from jobctrl.apply.use_cases.run_apply import ApplyRunResult, run_apply
     from jobctrl.apply.use_cases.send_email_application import send_email_application
+    from jobctrl.apply.use_cases.snooze_follow_up import snooze_follow_up
 
 _EXPORTS: dict[str, str] = {
     "application_repository": "jobctrl.apply.use_cases._common:jobs",
@@ -80,6 +81,7 @@ _EXPORTS: dict[str, str] = {
     "recover_ambiguous_apply": "jobctrl.apply.use_cases.recover_ambiguous_apply",
     "resolve_needs_verification": "jobctrl.apply.use_cases.recover_ambiguous_apply",
     "settle_verification": "jobctrl.apply.use_cases.recover_ambiguous_apply",
+    "snooze_follow_up": "jobctrl.apply.use_cases.snooze_follow_up",
     "grant_repeat_override": "jobctrl.apply.use_cases.grant_repeat_override",
     "record_email_candidate": "jobctrl.apply.use_cases.record_email_candidate",
     "send_email_application": "jobctrl.apply.use_cases.send_email_application",
@@ -151,5 +153,6 @@ __all__ = [
     "run_apply",
     "send_email_application",
     "settle_verification",
+    "snooze_follow_up",
 ]
 __getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -111,6 +111,15 @@ class ApplicationOutcomeRecorded(DomainEvent, frozen=True):
     note_present: bool
 
 
+class ApplicationFollowUpSnoozed(DomainEvent, frozen=True):
+    """The user put off an application's follow-up: it is not due before ``until`` (ADR 0213)."""
+
+    event_type = "ApplicationFollowUpSnoozed"
+    job_id: str
+    until: str
+    snoozed_at: str
+
+
 class OutcomeSuggestionDecided(DomainEvent, frozen=True):
     event_type = "OutcomeSuggestionDecided"
     job_key: str
@@ -175,4 +184,5 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     ApplySubmissionBlocked,
     ApplicationIdentityClaimed,
     RepeatApplicationOverrideGranted,
+    ApplicationFollowUpSnoozed,
 )

@@ -142,6 +142,8 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "SourceCrawlRecorded",
     # contact: a proposed person the user rejected in review (ADR 0210)
     "ContactCandidateRejected",
+    # apply: an application's follow-up put off by the user (ADR 0213)
+    "ApplicationFollowUpSnoozed",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

@@ -10,7 +10,8 @@ rendered from the older generation); ``CoverLetterGenerated`` replaces the cover
 ``applied_at`` is the first ``ApplicationSubmitted`` (or, without one, the first ``applied`` outcome:
 the user's own record after a hand-off); the follow-up clock runs from it while ``settled_at`` is null
 (``settled_at``: the first outcome other than ``applied_confirmation``).  Whether a follow-up is due
-is decided when reading (``applied_at`` + the configured days): the table itself is a pure fold.
+is decided when reading (``applied_at`` + the configured days, or the user's snooze when later,
+``follow_up_snoozed_until``): the table itself is a pure fold.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sqlalchemy as sa
 
 from jobctrl.apply.events import (
     ApplicationFailed,
+    ApplicationFollowUpSnoozed,
     ApplicationOutcomeRecorded,
     ApplicationSubmitted,
     ApplyReviewDecisionRecorded,
@@ -56,6 +58,7 @@ application_projections = sa.Table(
     sa.Column("outcome_at", sa.String(40), nullable=True),
     sa.Column("outcomes", sa.Integer, nullable=False),
     sa.Column("settled_at", sa.String(40), nullable=True),
+    sa.Column("follow_up_snoozed_until", sa.String(40), nullable=True),
     sa.Column("last_event_position", sa.BigInteger, nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=True),
 )
@@ -81,6 +84,7 @@ class ApplicationRow(msgspec.Struct, frozen=True, gc=False):
     outcome_at: str | None
     outcomes: int
     settled_at: str | None
+    follow_up_snoozed_until: str | None
     last_event_position: int
     updated_at: str | None
 
@@ -102,7 +106,8 @@ def _next(row: ApplicationRow | None, info: EventInfo, job_id: str, **changes: A
             cover_artifact_id=None, resume_pdf_artifact_id=None, cover_pdf_artifact_id=None,
             prepared_at=None, decision=None, decided_at=None, dry_runs=0, live_runs=0,
             submit_intended_at=None, handed_off_at=None, applied_at=None, outcome=None, outcome_at=None,
-            outcomes=0, settled_at=None, last_event_position=info.position, updated_at=None,
+            outcomes=0, settled_at=None, follow_up_snoozed_until=None, last_event_position=info.position,
+            updated_at=None,
         )  # fmt: skip
     row = msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
     prepared = row.resume_pdf_artifact_id is not None and row.cover_pdf_artifact_id is not None
@@ -172,6 +177,14 @@ def on_failed(row: ApplicationRow | None, event: ApplicationFailed, info: EventI
     return _next(row, info, event.job_id, submit_intended_at=None)
 
 
+def on_snoozed(
+    row: ApplicationRow | None, event: ApplicationFollowUpSnoozed, info: EventInfo
+) -> ApplicationRow | None:
+    if row is None:
+        return row
+    return _next(row, info, event.job_id, follow_up_snoozed_until=utc_or_none(event.until))  # latest wins
+
+
 def on_blocked(
     row: ApplicationRow | None, event: ApplySubmissionBlocked, info: EventInfo
 ) -> ApplicationRow | None:
@@ -210,6 +223,7 @@ PROJECTION = Projection(
         Fold(ApplicationSubmitted, APPLICATIONS, _job_key, on_submitted),
         Fold(ApplySubmissionBlocked, APPLICATIONS, _job_key, on_blocked),
         Fold(ApplicationFailed, APPLICATIONS, _job_key, on_failed),
+        Fold(ApplicationFollowUpSnoozed, APPLICATIONS, _job_key, on_snoozed),
         Fold(ApplicationOutcomeRecorded, APPLICATIONS, _job_key, on_outcome),
     ),
     creates_rows_on=frozenset(

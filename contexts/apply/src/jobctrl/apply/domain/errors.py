@@ -72,6 +72,18 @@ class UnknownApplyRun(JobCtrlError):
     retryable = False
 
 
+class FollowUpNotPending(JobCtrlError):
+    """A snooze of a follow-up that is not pending (the job was not applied to, or has an outcome)."""
+
+    code = "follow_up_not_pending"
+    retryable = False
+
+
+class InvalidSnooze(JobCtrlError):
+    code = "invalid_snooze"
+    retryable = False
+
+
 class NothingToVerify(JobCtrlError):
     """A settlement named no run awaiting verification (none waits, the run named does not, or
     several wait and none was named): nothing is written."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from jobctrl.apply.domain.errors import (
     ClaimRefusal,
     ClaimRefused,
+    FollowUpNotPending,
     RunNotActive,
     SubmitAlreadyIntended,
     UnknownApplyRun,
@@ -29,6 +30,7 @@ from jobctrl.apply.domain.run_events import (
 )
 from jobctrl.apply.events import (
     ApplicationFailed,
+    ApplicationFollowUpSnoozed,
     ApplicationOutcomeRecorded,
     ApplicationSubmitted,
     ApplyReviewDecisionRecorded,
@@ -81,6 +83,7 @@ class JobApplicationState:
     runs: dict[str, RunState] = field(default_factory=dict)
     live_attempts: int = 0
     outcomes: list[ApplicationOutcomeRecorded] = field(default_factory=list)
+    follow_up_snoozed_until: str | None = None
 
 
 class JobApplication(Aggregate):
@@ -270,12 +273,29 @@ class JobApplication(Aggregate):
             raise RunNotActive(f"apply run {run_id!r} has no submit intent")
         self._record(ApplyRunEventRecorded(run_id=run_id, event=encode_body(body)))
 
+    @property
+    def follow_up_pending(self) -> bool:
+        """Applied (submitted, or recorded as applied by the user) and no other outcome yet."""
+        applied = bool(self.runs_with(RunStatus.SUCCEEDED)) or any(
+            o.kind == "applied_confirmation" for o in self.state.outcomes
+        )
+        return applied and all(o.kind == "applied_confirmation" for o in self.state.outcomes)
+
+    def snooze_follow_up(self, *, until: str, at: str) -> None:
+        if not self.follow_up_pending:
+            raise FollowUpNotPending(f"job {self.id!r} has no follow-up pending (not applied, or settled)")
+        self._record(ApplicationFollowUpSnoozed(job_id=self.id, until=until, snoozed_at=at))
+
     def record_outcome(self, event: ApplicationOutcomeRecorded) -> None:
         if any(o.outcome_id == event.outcome_id for o in self.state.outcomes):
             return  # the same command replayed: recorded once
         self._record(event)
 
     # -- fold -------------------------------------------------------------------------------------
+    @applies(ApplicationFollowUpSnoozed)
+    def _on_snoozed(self, event: ApplicationFollowUpSnoozed) -> None:
+        self.state.follow_up_snoozed_until = event.until  # the latest snooze wins
+
     @applies(ApplicationOutcomeRecorded)
     def _on_outcome(self, event: ApplicationOutcomeRecorded) -> None:
         self.state.outcomes.append(event)

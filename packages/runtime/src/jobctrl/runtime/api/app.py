@@ -34,6 +34,7 @@ from jobctrl.runtime.api import (
     cancel_run,
     contact_research,
     contacts,
+    follow_up_snooze,
     import_url,
     outreach,
     reads,
@@ -177,7 +178,8 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
                    cancel_run.router, start_discovery.router, operations_router,
                    applications.router, applications.pages, sources.router,
                    contact_research.router, contacts.router, outreach.router, scores.router,
-                   import_url.router, verification.router):  # fmt: skip
+                   import_url.router, verification.router,
+                   follow_up_snooze.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"], responses={503: {"model": ErrorBody}})

@@ -109,7 +109,9 @@ def _due_at(row: Any, days: int) -> str | None:
     if row.applied_at is None or row.settled_at is not None:
         return None
     applied = datetime.fromisoformat(row.applied_at.replace("Z", "+00:00"))
-    return isoformat(applied + timedelta(days=days))
+    due = isoformat(applied + timedelta(days=days))
+    snoozed = row.follow_up_snoozed_until
+    return snoozed if snoozed is not None and snoozed > due else due  # a snooze puts it off
 
 
 def _rows(svc: StoreContext, *where: Any) -> list[Any]:

@@ -11,6 +11,7 @@ Either way the person then records the submission: ``jobctrl outcome JOB_ID appl
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Annotated
 
@@ -39,6 +40,7 @@ from jobctrl.orchestration import acknowledge_digest, create_orchestration_table
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.api.applications import read_digest, read_review_queue
 from jobctrl.runtime.api.errors import ApiError
+from jobctrl.runtime.api.follow_up_snooze import snooze
 from jobctrl.runtime.api.services import LocalContext
 from jobctrl.runtime.api.verification import settle
 from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
@@ -145,6 +147,24 @@ def verify(
         ctx.db.dispose()
     said = "submitted" if submitted else "not submitted"
     typer.echo(f"{job_id}: run {settled.run_id} settled as {said} ({settled.run_status})")
+
+
+@apply_app.command("snooze")
+def snooze_command(
+    job_id: Annotated[str, typer.Argument(help="the application whose follow-up to put off")],
+    days: Annotated[int, typer.Option(min=1, max=366, help="not due for this many days from now")],
+    tenant: TenantOption = LOCAL_TENANT,
+) -> None:
+    """Snooze an application's follow-up: it is not due until then."""
+    ctx = context(tenant)
+    try:
+        done = snooze(ctx, job_id, ctx.clock.now() + timedelta(days=days))
+    except ApiError as exc:
+        typer.echo(f"{exc.code}: {exc.message}", err=True)
+        raise typer.Exit(1 if exc.status in (404, 409) else 2) from None
+    finally:
+        ctx.db.dispose()
+    typer.echo(f"{job_id}: follow-up snoozed until {done.snoozed_until}")
 
 
 def _handoff(tenant: str, job_id: str) -> ManualCompletionPrepared | None:
