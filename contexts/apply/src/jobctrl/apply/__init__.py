@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
     from jobctrl.apply.adapters.smtp import SmtpEmailSender
     from jobctrl.apply.domain.approval import approval_refusal_reason
-    from jobctrl.apply.domain.errors import ApprovalRefusal, InvalidReviewDecision
+    from jobctrl.apply.domain.errors import ApprovalRefusal, InvalidReviewDecision, NothingToVerify
     from jobctrl.apply.domain.facts import (
         ApplicantProfile,
         ApplicationMaterials,
@@ -111,6 +111,7 @@ _EXPORTS: dict[str, str] = {
     "check_review_decision": "jobctrl.apply.use_cases.record_review_decision",
     "email_target": "jobctrl.apply.domain.facts",
     "launch_chromium": "jobctrl.apply.adapters.browser",
+    "NothingToVerify": "jobctrl.apply.domain.errors",
 }
 __all__ = [
     "CHROMIUM_ARGS",
@@ -133,6 +134,7 @@ __all__ = [
     "InvalidReviewDecision",
     "JobApplication",
     "ManualCompletionPrepared",
+    "NothingToVerify",
     "PlaywrightBrowserApply",
     "ReviewDecisionCommand",
     "RunStatus",

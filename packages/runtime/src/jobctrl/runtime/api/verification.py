@@ -14,8 +14,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
 
-from jobctrl.apply.domain.errors import NothingToVerify
-from jobctrl.apply.use_cases.recover_ambiguous_apply import settle_verification
+from jobctrl.apply import NothingToVerify, settle_verification
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, Request, SafeId, Wire
 from jobctrl.runtime.api.reads import JobIdPath
