@@ -1,8 +1,8 @@
 """``pipeline.jobs_per_s``: sample-board jobs per second through Discover → enrich → score → tailor →
 cover → PDF on the offline provider (one worker, real activities, Chromium), and
 ``pipeline.ratio_vs_noop`` against ``temporal.noop_workflows_per_s`` measured in the same run on the
-same dev server (a no-op workflow with four no-op activities; a job's preparation is one workflow
-with five activities, plus its share of Discover).
+same dev server, before and after the pipeline and averaged (a no-op workflow with four no-op
+activities; a job's preparation is one workflow with five step activities, plus its share of Discover).
 
 A job counts when its preparation ended (PDFs, or ``not_eligible``).  ``JOBCTRL_BENCH_PIPELINE_MIN_SCORE``
 (default 1, so nearly every job goes through to PDFs) sets eligibility; ``JOBCTRL_BENCH_PIPELINE_JOBS``
@@ -39,7 +39,7 @@ async def _measure(
     with tempfile.TemporaryDirectory() as tmp:
         async with DevServer.start(Path(tmp) / "bench-temporal.db") as server:
             client = await server.wait_ready()
-            noop = await _rate(client, noop_count, sandbox_runner())
+            noop_before = await _rate(client, noop_count, sandbox_runner())
             db = open_database(f"sqlite:///{tmp}/bench.db")
             store = EventStore(db, registry())
             with SampleJobBoard(postings=scaled_postings(postings)) as board:
@@ -72,6 +72,9 @@ async def _measure(
                 finally:
                     comp.close()
                     db.dispose()
+            # The baseline on both sides of the measured run (A B A, ADR 0230): a load change during
+            # the pipeline moves both halves of the ratio's denominator alike.
+            noop = (noop_before + await _rate(client, noop_count, sandbox_runner())) / 2
     jobs = len(report.prepared) + len(report.not_eligible)
     return jobs / elapsed, noop, len(report.prepared), jobs, marks.get("discovered", 0.0), elapsed
 

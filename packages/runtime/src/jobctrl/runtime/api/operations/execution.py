@@ -28,6 +28,7 @@ from jobctrl.runtime.api.operations.models import (
     CohortSummary,
     ExecutionView,
     RunProgress,
+    TotalsCache,
 )
 from jobctrl.scoring.activities import NO_REQUIREMENTS
 
@@ -122,6 +123,20 @@ def _member_groups(conn: sa.Connection, ex: ExecutionKey) -> list[_MemberGroup]:
     return groups
 
 
+def _cached_member_groups(
+    conn: sa.Connection, ex: ExecutionKey, cache: TotalsCache | None
+) -> list[_MemberGroup]:
+    """The member groups, reused while the operations watermark stays put (ADR 0237)."""
+    if cache is None or cache.position is None:
+        return _member_groups(conn, ex)
+    key = (ex.tenant_id, ex.workflow_id, ex.run_id)
+    groups: list[_MemberGroup] | None = cache.groups(key, cache.position)
+    if groups is None:
+        groups = _member_groups(conn, ex)
+        cache.put_groups(key, cache.position, groups)
+    return groups
+
+
 def _cohort(groups: Iterable[_MemberGroup]) -> CohortSummary:
     gs = list(groups)
     plans: Counter[str] = Counter()
@@ -196,8 +211,10 @@ class ExecutionFacts:
         )
 
 
-def execution_facts(conn: sa.Connection, key: ExecutionKey) -> ExecutionFacts:
-    groups = _member_groups(conn, key)
+def execution_facts(
+    conn: sa.Connection, key: ExecutionKey, cache: TotalsCache | None = None
+) -> ExecutionFacts:
+    groups = _cached_member_groups(conn, key, cache)
     steps = _steps(conn, key)
     # Membership is closed by the terminal preparation_fanout step (or its recorded closing fact).
     closed = _closed_fact(conn, key) or any(
@@ -226,10 +243,13 @@ class _Selected:
 
 
 def _build_execution(
-    conn: sa.Connection, row: Any, selected_as: Literal["active_or_draining", "latest_terminal"]
+    conn: sa.Connection,
+    row: Any,
+    selected_as: Literal["active_or_draining", "latest_terminal"],
+    cache: TotalsCache | None = None,
 ) -> _Selected:
     key = ExecutionKey(row.tenant_id, row.workflow_id, row.run_id or "")
-    facts = execution_facts(conn, key)
+    facts = execution_facts(conn, key, cache)
     groups, steps, closed, current, swept = (
         facts.groups,
         facts.steps,
@@ -265,7 +285,9 @@ _EXECUTIONS = (
 )
 
 
-def select_execution(conn: sa.Connection, tenant_id: str) -> _Selected | None:
+def select_execution(
+    conn: sa.Connection, tenant_id: str, cache: TotalsCache | None = None
+) -> _Selected | None:
     """The active or draining Discover execution, else the latest terminal one."""
     rows = conn.execute(_EXECUTIONS, {"tenant_id": tenant_id}).all()
     if not rows:
@@ -274,7 +296,7 @@ def select_execution(conn: sa.Connection, tenant_id: str) -> _Selected | None:
     for i, row in enumerate(rows):
         if i > 0 and (row.status == "canceled" or row.status in _FAILED_WORKFLOW):
             continue  # never discovering/draining, and not the newest: no need to build it
-        sel = _build_execution(conn, row, "active_or_draining")
+        sel = _build_execution(conn, row, "active_or_draining", cache)
         if sel.view.phase in ("discovering", "draining"):
             return sel
         latest = latest or sel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -186,18 +186,31 @@ class TotalsCache:
     watermark, so totals read at position P stay exact until the watermark moves; the scan over
     every stage row (the one cost that grows with the whole backlog) is then paid once per advance
     instead of once per read.  Everything else in the snapshot, including the coverage proof, is
-    read live on every call.
+    read live on every call.  An execution's member groups (a grouped read over its members' stage
+    rows, written in the same transactions) are kept the same way, per execution (ADR 0237).
     """
 
     def __init__(self) -> None:
         self._key: tuple[str, int] | None = None
         self._totals: list[tuple[str, str, int]] = []
+        self._groups: dict[tuple[str, ...], tuple[int, Any]] = {}
+        self.position: int | None = None  # the watermark as the current snapshot read it
 
     def get(self, tenant_id: str, position: int) -> list[tuple[str, str, int]] | None:
         return self._totals if self._key == (tenant_id, position) else None
 
     def put(self, tenant_id: str, position: int, totals: list[tuple[str, str, int]]) -> None:
         self._key, self._totals = (tenant_id, position), totals
+
+    def groups(self, key: tuple[str, ...], position: int) -> Any:
+        """An execution's member groups read at ``position`` (ADR 0237), or None."""
+        hit = self._groups.get(key)
+        return hit[1] if hit is not None and hit[0] == position else None
+
+    def put_groups(self, key: tuple[str, ...], position: int, groups: Any) -> None:
+        if len(self._groups) > 16:  # a handful of executions are ever selected; stay bounded
+            self._groups.clear()
+        self._groups[key] = (position, groups)
 
 
 @dataclass(frozen=True)

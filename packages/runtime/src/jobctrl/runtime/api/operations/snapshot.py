@@ -7,6 +7,8 @@ import sqlalchemy as sa
 
 from jobctrl.kernel.clock import isoformat
 from jobctrl.projections.recoveries import read_coverage
+from jobctrl.projections.schema import OPERATIONS_WATERMARK
+from jobctrl.projections.watermarks import read_watermark
 from jobctrl.runtime.api.operations.eta import _samples, overall_eta, stage_eta
 from jobctrl.runtime.api.operations.execution import _Selected, select_execution
 from jobctrl.runtime.api.operations.inventory import read_inventory
@@ -27,8 +29,11 @@ from jobctrl.runtime.api.operations.stages import (
 
 
 def read_operations(conn: sa.Connection, inputs: SnapshotInputs) -> OperationsSnapshot:
+    cache = inputs.totals_cache
+    if cache is not None:  # one watermark read keys every cached part of this snapshot
+        cache.position = read_watermark(conn, OPERATIONS_WATERMARK)
     inv = read_inventory(conn, inputs)
-    sel = select_execution(conn, inputs.tenant_id)
+    sel = select_execution(conn, inputs.tenant_id, cache)
     stages = stage_counts(conn, inputs.tenant_id, sel, inv.freshness == "fresh", inputs.totals_cache)
     samples = _samples(conn, inputs.tenant_id, inputs.now)
     coverage = _coverage_view(conn, sel)

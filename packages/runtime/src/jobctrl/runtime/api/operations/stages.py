@@ -44,7 +44,11 @@ _STATE_BUCKET = {
 
 
 def _totals(conn: sa.Connection, tenant_id: str, cache: TotalsCache | None) -> list[tuple[str, str, int]]:
-    position = read_watermark(conn, OPERATIONS_WATERMARK) if cache is not None else -1
+    position = -1
+    if cache is not None:
+        position = (
+            cache.position if cache.position is not None else read_watermark(conn, OPERATIONS_WATERMARK)
+        )
     if cache is not None and (hit := cache.get(tenant_id, position)) is not None:
         return hit
     s = job_stage_states.c
