@@ -15,7 +15,7 @@ temporary directory (same file system), each database in WAL mode with ``synchro
   ``synchronous=NORMAL`` pragma (its default would fsync every commit, which would flatter us).
 
 Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 7; ``JOBCTRL_BENCH_ROUNDS`` overrides
-it) interleaved rounds over ``JOBCTRL_BENCH_EVENTS`` events (default 3000; the 1-per-transaction
+it) interleaved rounds over ``JOBCTRL_BENCH_EVENTS`` events (default 20,000; the 1-per-transaction
 case uses a fifth of that).  ``append.ratio_vs_raw.{1,100,1000}`` and ``append.ratio_vs_stock_es.100``
 are medians of the per-round ratios (ADR 0006, 0230).
 """
@@ -217,7 +217,7 @@ SUBJECTS = (_Subject("ours", _ours), _Subject("raw", _raw), _Subject("stock_es",
 
 
 def run(results: dict[str, Any]) -> None:
-    total = int(os.environ.get("JOBCTRL_BENCH_EVENTS", "3000"))
+    total = int(os.environ.get("JOBCTRL_BENCH_EVENTS", "20000"))
     repeats = rounds(int(os.environ.get("JOBCTRL_BENCH_REPEATS", "7")))
     with tempfile.TemporaryDirectory(prefix="jobctrl-bench-append-") as tmp:
         directory = Path(tmp)
