@@ -32,7 +32,13 @@ if TYPE_CHECKING:
     from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
     from jobctrl.apply.adapters.smtp import SmtpEmailSender
     from jobctrl.apply.domain.approval import approval_refusal_reason
-    from jobctrl.apply.domain.errors import ApprovalRefusal, InvalidReviewDecision, NothingToVerify
+    from jobctrl.apply.domain.errors import (
+        ApprovalRefusal,
+        FollowUpNotPending,
+        InvalidReviewDecision,
+        InvalidSnooze,
+        NothingToVerify,
+    )
     from jobctrl.apply.domain.facts import (
         ApplicantProfile,
         ApplicationMaterials,
@@ -112,6 +118,8 @@ _EXPORTS: dict[str, str] = {
     "email_target": "jobctrl.apply.domain.facts",
     "launch_chromium": "jobctrl.apply.adapters.browser",
     "NothingToVerify": "jobctrl.apply.domain.errors",
+    "FollowUpNotPending": "jobctrl.apply.domain.errors",
+    "InvalidSnooze": "jobctrl.apply.domain.errors",
 }
 __all__ = [
     "CHROMIUM_ARGS",
@@ -130,8 +138,10 @@ __all__ = [
     "ClaimPolicy",
     "CurrentJobFacts",
     "EmailSenderPort",
+    "FollowUpNotPending",
     "InvalidOutcome",
     "InvalidReviewDecision",
+    "InvalidSnooze",
     "JobApplication",
     "ManualCompletionPrepared",
     "NothingToVerify",

@@ -13,8 +13,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from pydantic import AwareDatetime
 
-from jobctrl.apply import snooze_follow_up
-from jobctrl.apply.domain.errors import FollowUpNotPending, InvalidSnooze
+from jobctrl.apply import FollowUpNotPending, InvalidSnooze, snooze_follow_up
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, Request, Wire
 from jobctrl.runtime.api.reads import JobIdPath
