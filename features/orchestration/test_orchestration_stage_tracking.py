@@ -8,9 +8,10 @@ import msgspec
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.activity_contracts.stage_tracking import StepOwner, TrackedStage
+from jobctrl.activity_contracts.stage_tracking import StepOwner
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import SourceUnavailableError
+from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.stages.states import Running, kind_of
 from jobctrl.orchestration.stages.tracker import StageTrackerService
@@ -37,35 +38,35 @@ def _owner(ctx: dict[str, Any], attempt: int) -> StepOwner:
 
 @given(parsers.parse('attempt {a:d} began "{stage}"'))
 @when(parsers.parse('attempt {a:d} begins "{stage}"'))
-def begins(ctx: dict[str, Any], a: int, stage: TrackedStage) -> None:
+def begins(ctx: dict[str, Any], a: int, stage: Stage) -> None:
     ctx["began"] = ctx["tracker"].begin(ctx["job"], stage, _owner(ctx, a))
 
 
 @when(parsers.parse('attempt {a:d} succeeds "{stage}"'))
-def succeeds(ctx: dict[str, Any], a: int, stage: TrackedStage) -> None:
+def succeeds(ctx: dict[str, Any], a: int, stage: Stage) -> None:
     ctx["tracker"].succeed(ctx["job"], stage, _owner(ctx, a))
 
 
 @given(parsers.parse('attempt {a:d} began and succeeded "{stage}"'))
-def began_and_succeeded(ctx: dict[str, Any], a: int, stage: TrackedStage) -> None:
+def began_and_succeeded(ctx: dict[str, Any], a: int, stage: Stage) -> None:
     assert ctx["tracker"].begin(ctx["job"], stage, _owner(ctx, a))
     ctx["tracker"].succeed(ctx["job"], stage, _owner(ctx, a))
 
 
 @given(parsers.parse('attempt {a:d} fails "{stage}" with "{code}"'))
-def fails(ctx: dict[str, Any], a: int, stage: TrackedStage, code: str) -> None:
+def fails(ctx: dict[str, Any], a: int, stage: Stage, code: str) -> None:
     error = SourceUnavailableError("the page did not answer")
     assert error.code == code
     ctx["tracker"].fail(ctx["job"], stage, _owner(ctx, a), error)
 
 
 @then(parsers.parse('"{stage}" is {kind:w}'))
-def is_kind(ctx: dict[str, Any], stage: TrackedStage, kind: str) -> None:
+def is_kind(ctx: dict[str, Any], stage: Stage, kind: str) -> None:
     assert kind_of(ctx["tracker"].service.load(ctx["job"]).state(stage)) == kind
 
 
 @then(parsers.parse('"{stage}" is Running at attempt {a:d}'))
-def running_at(ctx: dict[str, Any], stage: TrackedStage, a: int) -> None:
+def running_at(ctx: dict[str, Any], stage: Stage, a: int) -> None:
     state = ctx["tracker"].service.load(ctx["job"]).state(stage)
     assert isinstance(state, Running) and state.attempt_count == a
 

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.stages import STAGES
 from jobctrl.orchestration.events import Stage
 from jobctrl.orchestration.stages.aggregate import JobStages
 from jobctrl.orchestration.stages.fold import fold_job_stages
-from jobctrl.orchestration.stages.limits import STAGES
 from jobctrl.orchestration.stages.states import (
     Blocked,
     Canceled,

@@ -8,6 +8,7 @@ import pytest
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm.port import NullSpendRecorder
 from jobctrl.materials.adapters.artifacts import ArtifactStore
@@ -15,7 +16,7 @@ from jobctrl.materials.adapters.offline_writer import OfflineMaterialsWriter
 from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials, RetailorKind
 from jobctrl.materials.domain.errors import ArtifactNotFoundError, NoAcceptedResumeError
 from jobctrl.materials.domain.sample import sample_posting, sample_profile
-from jobctrl.materials.use_cases._common import WriteOrigin, decide_and_save, repository
+from jobctrl.materials.use_cases._common import decide_and_save, repository
 from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdf
 from jobctrl.materials.use_cases.suppress_tailored_artifacts import (
     SuppressTailoredArtifacts,

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.stages import STAGES
 from jobctrl.orchestration.events import StageBlocked, StageStarted
 from jobctrl.orchestration.stage_machine import InvalidStageInput, apply_trigger
 from jobctrl.orchestration.stages.aggregate import JobStages
 from jobctrl.orchestration.stages.fold import STAGE_EVENT_TYPES, fold_job_stages
-from jobctrl.orchestration.stages.limits import STAGES
 from jobctrl.orchestration.stages.states import (
     Blocked,
     Canceled,

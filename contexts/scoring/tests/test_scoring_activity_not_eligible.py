@@ -8,10 +8,11 @@ from datetime import UTC, datetime
 from temporalio.testing import ActivityEnvironment
 
 from jobctrl.activity_contracts.contracts import PreparationStepInput
-from jobctrl.activity_contracts.stage_tracking import StepOwner, TrackedStage
+from jobctrl.activity_contracts.stage_tracking import StepOwner
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import NullSpendRecorder, OfflineProvider
 from jobctrl.scoring.activities import ScoringActivities
@@ -38,20 +39,20 @@ class RecordingTracker:
         self.tenants.append(tenant_id)
         return self
 
-    def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
+    def begin(self, job_id: str, stage: Stage, owner: StepOwner) -> bool:
         self.calls.append(("begin", stage, ""))
         return True
 
-    def succeed(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> None:
+    def succeed(self, job_id: str, stage: Stage, owner: StepOwner) -> None:
         self.calls.append(("succeed", stage, ""))
 
-    def fail(self, job_id: str, stage: TrackedStage, owner: StepOwner, error: JobCtrlError) -> None:
+    def fail(self, job_id: str, stage: Stage, owner: StepOwner, error: JobCtrlError) -> None:
         self.calls.append(("fail", stage, error.code))
 
-    def skip(self, job_id: str, stage: TrackedStage, reason: str) -> None:
+    def skip(self, job_id: str, stage: Stage, reason: str) -> None:
         self.calls.append(("skip", stage, reason))
 
-    def succeeded(self, job_id: str, stage: TrackedStage) -> bool:
+    def succeeded(self, job_id: str, stage: Stage) -> bool:
         return False
 
 

@@ -24,7 +24,7 @@ from jobctrl.contact.domain.aggregates import Contact
 from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.domain_types import registry
 from jobctrl.kernel.aggregate import save_all
-from jobctrl.kernel.clock import SystemClock
+from jobctrl.kernel.clock import SystemClock, now_iso
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
@@ -128,12 +128,12 @@ def test_canary_markers_never_leave_through_the_stream_logs_or_errors(
         vault.create_schema()
         svc = ContactServices(store=store, vault=vault, clock=SystemClock())
         contact = Contact("contact-canary")
-        contact.create(employer=None, job_id=None, role="recruiter", at=svc.now_iso())
+        contact.create(employer=None, job_id=None, role="recruiter", at=now_iso(svc.clock))
         contact.record_attribute(
             attribute_id="attr-1", kind="email", source_kind="public_web_page", source_ref="ref-1",
             capture_method="offline", confidence=0.7, user_confirmed=True,
             sealed_value=vault.seal("contact-canary", {"value": f"SEALED{mark}"}, now=datetime.now(UTC)),
-            at=svc.now_iso(),
+            at=now_iso(svc.clock),
         )  # fmt: skip
         save_all(store, [(svc.contacts, contact)])
         sealed = list(store.read_all(types=["ContactAttributeRecorded"]))

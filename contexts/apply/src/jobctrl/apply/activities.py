@@ -37,7 +37,7 @@ from jobctrl.apply.domain.facts import (
 from jobctrl.apply.domain.job_application import RunStatus
 from jobctrl.apply.domain.run_events import NeedsVerification
 from jobctrl.apply.ports import ArtifactReader, BrowserApplyPort, EmailSenderPort
-from jobctrl.apply.use_cases._common import Owner, jobs
+from jobctrl.apply.use_cases._common import jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.recover_ambiguous_apply import recover_ambiguous_apply
 from jobctrl.apply.use_cases.run_apply import run_apply
@@ -45,6 +45,7 @@ from jobctrl.apply.use_cases.send_email_application import send_email_applicatio
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
 from jobctrl.kernel.ids import deterministic_id
+from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 
@@ -101,7 +102,7 @@ class ApplyActivities:
         found = self.inputs(job_id)
         if found is None:
             raise MissingInputError(f"job {job_id} has no materials or application target to apply with")
-        writer = Owner(owner.workflow_id, owner.run_id, owner.attempt)
+        writer = WriteOrigin(owner.workflow_id, owner.run_id, owner.attempt)
         run_id = deterministic_id("apply-run", owner.run_id, job_id)
         repo = jobs(self.store, self.clock, tenant_id)
         app = repo.load(job_id)
@@ -168,7 +169,7 @@ class ApplyActivities:
         if params.job_id is None:
             return
         run_id = deterministic_id("apply-run", owner.run_id, params.job_id)
-        writer = Owner(owner.workflow_id, owner.run_id, owner.attempt)
+        writer = WriteOrigin(owner.workflow_id, owner.run_id, owner.attempt)
         await asyncio.to_thread(
             lambda: recover_ambiguous_apply(
                 self.store, job_id=params.job_id or "", stale_run_ids=frozenset({run_id}), clock=self.clock,

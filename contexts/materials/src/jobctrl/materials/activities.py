@@ -20,11 +20,12 @@ from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.activity_contracts.stage_tracking import (
     StageTracker,
     StepOwner,
-    TrackedStage,
     owner_from_activity,
 )
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
+from jobctrl.kernel.origin import WriteOrigin
+from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm import LlmPort, OfflineProvider, SpendRecorder
 from jobctrl.llm.port import StructuredRequest
@@ -35,7 +36,6 @@ from jobctrl.materials.adapters.rendering.lanes import RenderLanes
 from jobctrl.materials.domain.aggregate import ArtifactType
 from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
 from jobctrl.materials.ports import COVER_TASK, TAILOR_TASK, CoverLetterDraft, PdfRenderer, ResumeDraft
-from jobctrl.materials.use_cases._common import WriteOrigin
 from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdf
 from jobctrl.materials.use_cases.tailor_resume import TailorResume, TailorStatus, tailor_resume
 from jobctrl.materials.use_cases.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
@@ -109,7 +109,7 @@ class MaterialsActivities:
         return found
 
     def _step(
-        self, params: PreparationStepInput, stage: TrackedStage, work: Callable[[StepOwner], None]
+        self, params: PreparationStepInput, stage: Stage, work: Callable[[StepOwner], None]
     ) -> PreparationStepResult:
         owner = owner_from_activity()
         tracker = self.tracker.for_tenant(params.tenant_id)  # stage rows under the workflow's tenant

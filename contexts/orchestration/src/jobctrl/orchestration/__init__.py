@@ -24,6 +24,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from jobctrl.kernel.stages import STAGES
     from jobctrl.orchestration.digest import acknowledge_digest, last_acknowledged
     from jobctrl.orchestration.domain.discovery_run import DiscoveryRun, progress_total
     from jobctrl.orchestration.domain.execution_steps import ExecutionSteps
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.spend.check_budget import check_spend_budget
     from jobctrl.orchestration.spend.ledger import SpendLedger, ledger_with_settings
     from jobctrl.orchestration.stages.aggregate import JobStages
-    from jobctrl.orchestration.stages.limits import STAGES
     from jobctrl.orchestration.stages.service import StageService
     from jobctrl.orchestration.stages.states import (
         Blocked,
@@ -168,7 +168,7 @@ _EXPORTS: dict[str, str] = {
     "PREPARATION_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
     "ProfileContinuationInput": "jobctrl.orchestration.workflows.continuation",
     "ProfileService": "jobctrl.orchestration.profile.service",
-    "STAGES": "jobctrl.orchestration.stages.limits",
+    "STAGES": "jobctrl.kernel.stages",
     "STATUS_ACTIVITY": "jobctrl.orchestration.workflows.continuation",
     "SaveOutcome": "jobctrl.orchestration.profile.aggregate",
     "SettingsStore": "jobctrl.orchestration.settings.store",

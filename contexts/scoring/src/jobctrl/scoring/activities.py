@@ -20,10 +20,11 @@ from temporalio import activity
 
 from jobctrl.activity_contracts.contracts import PreparationStepInput, PreparationStepResult
 from jobctrl.activity_contracts.errors import to_application_error
-from jobctrl.activity_contracts.stage_tracking import StageTracker, TrackedStage, owner_from_activity
+from jobctrl.activity_contracts.stage_tracking import StageTracker, owner_from_activity
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
+from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm import LlmPort
 from jobctrl.scoring.domain.aggregates import JobScore
@@ -32,7 +33,7 @@ from jobctrl.scoring.ports import DescriptionSource, ProfileSource
 from jobctrl.scoring.use_cases.score_job import NoRequirementsError, ScoreJob, score_job
 
 # The stages a not-eligible job will never run; the preparation chain ends at Score.
-SKIPPED_WHEN_NOT_ELIGIBLE: tuple[TrackedStage, ...] = ("tailor", "cover")
+SKIPPED_WHEN_NOT_ELIGIBLE: tuple[Stage, ...] = ("tailor", "cover")
 NO_REQUIREMENTS = "no_requirements"
 
 

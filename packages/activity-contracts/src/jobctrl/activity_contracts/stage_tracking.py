@@ -18,13 +18,12 @@ Contexts cannot import orchestration, which owns the stage machine (``JobStages`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Protocol
 
 from temporalio import activity
 
 from jobctrl.kernel.errors import JobCtrlError
-
-TrackedStage = Literal["enrich", "score", "tailor", "cover", "apply"]
+from jobctrl.kernel.stages import Stage
 
 
 @dataclass(frozen=True)
@@ -46,18 +45,18 @@ class StageTracker(Protocol):
         """The same tracker writing its stage events under ``tenant_id`` (the workflow's tenant)."""
         ...
 
-    def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
+    def begin(self, job_id: str, stage: Stage, owner: StepOwner) -> bool:
         """Start the stage (settling a row left running by an earlier attempt of the same workflow);
         False when the stage already succeeded and must not be redone."""
         ...
 
-    def succeed(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> None: ...
+    def succeed(self, job_id: str, stage: Stage, owner: StepOwner) -> None: ...
 
-    def fail(self, job_id: str, stage: TrackedStage, owner: StepOwner, error: JobCtrlError) -> None: ...
+    def fail(self, job_id: str, stage: Stage, owner: StepOwner, error: JobCtrlError) -> None: ...
 
-    def skip(self, job_id: str, stage: TrackedStage, reason: str) -> None: ...
+    def skip(self, job_id: str, stage: Stage, reason: str) -> None: ...
 
-    def succeeded(self, job_id: str, stage: TrackedStage) -> bool: ...
+    def succeeded(self, job_id: str, stage: Stage) -> bool: ...
 
 
 class NoStageTracking:
@@ -66,17 +65,17 @@ class NoStageTracking:
     def for_tenant(self, tenant_id: str) -> NoStageTracking:
         return self
 
-    def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
+    def begin(self, job_id: str, stage: Stage, owner: StepOwner) -> bool:
         return True
 
-    def succeed(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> None:
+    def succeed(self, job_id: str, stage: Stage, owner: StepOwner) -> None:
         return None
 
-    def fail(self, job_id: str, stage: TrackedStage, owner: StepOwner, error: JobCtrlError) -> None:
+    def fail(self, job_id: str, stage: Stage, owner: StepOwner, error: JobCtrlError) -> None:
         return None
 
-    def skip(self, job_id: str, stage: TrackedStage, reason: str) -> None:
+    def skip(self, job_id: str, stage: Stage, reason: str) -> None:
         return None
 
-    def succeeded(self, job_id: str, stage: TrackedStage) -> bool:
+    def succeeded(self, job_id: str, stage: Stage) -> bool:
         return False

@@ -37,6 +37,11 @@ def isoformat(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def now_iso(clock: Clock | None = None) -> str:
+    """The clock's present (the system clock's when none is given) on the wire: ``isoformat(clock.now())``."""
+    return isoformat((clock or SystemClock()).now())
+
+
 def parse_instant(text: str) -> datetime:
     moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if moment.tzinfo is None:

@@ -2,30 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from jobctrl.apply.domain.identity import ApplicationIdentity, identity_key, legacy_identity_key
 from jobctrl.apply.domain.job_application import JobApplication
 from jobctrl.kernel.aggregate import AggregateRepository
-from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import ConcurrencyConflict, EventStore
-
-
-@dataclass(frozen=True)
-class Owner:
-    """Who writes (the Temporal workflow id, run id and attempt), recorded in event metadata."""
-
-    workflow_id: str | None = None
-    run_id: str | None = None
-    attempt: int | None = None
-
-    def metadata(self) -> dict[str, Any]:
-        return {"workflow_id": self.workflow_id, "run_id": self.run_id, "attempt": self.attempt}
-
-
-NO_OWNER = Owner()
 
 
 def jobs(
@@ -61,17 +43,10 @@ def load_job(repo: AggregateRepository[JobApplication], job_id: str) -> JobAppli
     return repo.load(job_id) or JobApplication(job_id)
 
 
-def now_iso(clock: Clock | None) -> str:
-    return isoformat((clock or SystemClock()).now())
-
-
 __all__ = [
-    "NO_OWNER",
     "ConcurrencyConflict",
-    "Owner",
     "identities",
     "jobs",
     "load_identity",
     "load_job",
-    "now_iso",
 ]

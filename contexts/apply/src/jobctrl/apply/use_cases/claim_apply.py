@@ -17,17 +17,15 @@ from jobctrl.apply.domain.errors import ApprovalRefused, ClaimConflict
 from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
 from jobctrl.apply.domain.identity import ApplicationIdentity
 from jobctrl.apply.use_cases._common import (
-    NO_OWNER,
     ConcurrencyConflict,
-    Owner,
     identities,
     jobs,
     load_identity,
     load_job,
-    now_iso,
 )
-from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 
@@ -50,7 +48,7 @@ def claim_apply(
     batch: bool = False,
     email: bool = False,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> ApplyClaim:
     job_repo, id_repo = jobs(store, clock, tenant_id), identities(store, clock, tenant_id)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from jobctrl.apply.domain.facts import CurrentJobFacts
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, identities, load_identity, now_iso
-from jobctrl.kernel.clock import Clock
+from jobctrl.apply.use_cases._common import identities, load_identity
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 
@@ -15,7 +16,7 @@ def grant_repeat_override(
     *,
     reason: str | None = None,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> str:
     repo = identities(store, clock, tenant_id)

@@ -12,10 +12,11 @@ from jobctrl.apply.domain.errors import InvalidReviewDecision, RunNotActive
 from jobctrl.apply.domain.facts import CurrentJobFacts
 from jobctrl.apply.domain.job_application import EmailCandidate
 from jobctrl.apply.domain.run_events import DryRunCompleted
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs
+from jobctrl.apply.use_cases._common import jobs
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import MissingInputError
 from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 _ADDRESS = re.compile(r"^[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+$")
@@ -28,7 +29,7 @@ def record_email_candidate(
     facts: CurrentJobFacts,
     candidate: EmailCandidate,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> None:
     if not _ADDRESS.match(candidate.recipient):

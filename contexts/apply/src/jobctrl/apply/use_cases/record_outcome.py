@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Literal, get_args
 
 from jobctrl.apply.events import ApplicationOutcomeRecorded, OutcomeKind
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, load_job, now_iso
-from jobctrl.kernel.clock import Clock
+from jobctrl.apply.use_cases._common import jobs, load_job
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 UserOutcome = Literal["applied", "acknowledged", "interview", "rejected", "offer", "withdrawn", "ghosted"]
@@ -45,7 +46,7 @@ def record_outcome(
     note: str | None = None,
     occurred_at: str | None = None,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> ApplicationOutcomeRecorded:
     kind = CATALOG_KIND.get(outcome)

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from jobctrl.apply.domain.errors import InvalidReviewDecision
 from jobctrl.apply.domain.facts import CurrentJobFacts
 from jobctrl.apply.events import ApplyReviewDecisionRecorded, ReviewDecision
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, load_job
+from jobctrl.apply.use_cases._common import jobs, load_job
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 APPROVALS: frozenset[ReviewDecision] = frozenset({"approve_submit", "approve_dry_run"})
@@ -107,7 +108,7 @@ def record_review_decision(
     facts: CurrentJobFacts,
     *,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> ApplyReviewDecisionRecorded:
     repo = jobs(store, clock, tenant_id)

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from jobctrl.apply.domain.errors import NothingToVerify
 from jobctrl.apply.domain.job_application import RunStatus
 from jobctrl.apply.domain.run_events import FailureResult, NeedsVerification
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
-from jobctrl.kernel.clock import Clock
+from jobctrl.apply.use_cases._common import jobs
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 
@@ -31,7 +32,7 @@ def recover_ambiguous_apply(
     job_id: str,
     stale_run_ids: frozenset[str],
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> Recovery:
     """``stale_run_ids``: runs the caller knows have no live owner (Temporal describe says so)."""
@@ -60,7 +61,7 @@ def resolve_needs_verification(
     run_id: str,
     submitted: bool,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> RunStatus:
     """The user checked: the application went out (``submitted``) or provably did not."""

@@ -35,11 +35,12 @@ from jobctrl.apply.ports import (
     FormNotFound,
     PageUnavailable,
 )
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
+from jobctrl.apply.use_cases._common import jobs
 from jobctrl.kernel.aggregate import AggregateRepository
-from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.errors import MissingInputError
 from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 
@@ -60,7 +61,7 @@ def run_apply(
     materials: ApplicationMaterials,
     browser: BrowserApplyPort,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> ApplyRunResult:
     repo = jobs(store, clock, tenant_id)
@@ -154,5 +155,5 @@ def _evidence(outcome: FormFilled, facts: CurrentJobFacts) -> DryRunCompleted:
     )
 
 
-def _save(repo: AggregateRepository[JobApplication], app: JobApplication, owner: Owner) -> None:
+def _save(repo: AggregateRepository[JobApplication], app: JobApplication, owner: WriteOrigin) -> None:
     repo.save(app, **owner.metadata())

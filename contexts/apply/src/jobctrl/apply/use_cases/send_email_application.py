@@ -15,9 +15,10 @@ from jobctrl.apply.domain.facts import CurrentJobFacts
 from jobctrl.apply.domain.job_application import RunStatus
 from jobctrl.apply.domain.run_events import NeedsVerification
 from jobctrl.apply.ports import ArtifactReader, EmailSenderPort, OutgoingEmail
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
-from jobctrl.kernel.clock import Clock
+from jobctrl.apply.use_cases._common import jobs
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 
@@ -30,7 +31,7 @@ def send_email_application(
     artifacts: ArtifactReader,
     tenant_id: str = LOCAL_TENANT,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
 ) -> RunStatus:
     repo = jobs(store, clock, tenant_id)
     app = repo.get(facts.job_id)

@@ -10,6 +10,7 @@ from jobctrl.contact.domain.aggregates import Contact, ContactRuleViolation
 from jobctrl.contact.events import ContactRole
 from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.kernel.aggregate import save_all
+from jobctrl.kernel.clock import now_iso
 from jobctrl.kernel.ids import deterministic_id
 
 _ROLES: tuple[ContactRole, ...] = ("recruiter", "hiring_manager", "referrer", "warm_intro", "other")
@@ -23,7 +24,7 @@ def confirm_candidate(svc: ContactServices, task_id: str, candidate_id: str) -> 
     values = svc.vault.open(candidate_id, candidate.sealed_candidate) or {}
     contact = Contact(candidate_id)
     role: ContactRole = next((r for r in _ROLES if r == candidate.role), "other")
-    contact.create(employer=None, job_id=None, role=role, at=svc.now_iso())
+    contact.create(employer=None, job_id=None, role=role, at=now_iso(svc.clock))
     for kind in ("name", "title", "email", "profileUrl"):
         value = values.get(kind)
         if not value:
@@ -37,7 +38,7 @@ def confirm_candidate(svc: ContactServices, task_id: str, candidate_id: str) -> 
             confidence=candidate.confidence,
             user_confirmed=True,
             sealed_value=svc.vault.seal(candidate_id, {"value": value}, now=svc.clock.now()),
-            at=svc.now_iso(),
+            at=now_iso(svc.clock),
         )
     save_all(svc.store, [(svc.contacts, contact)])
     return contact.id

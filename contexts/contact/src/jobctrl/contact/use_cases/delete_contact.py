@@ -10,11 +10,12 @@ between, at the vault's next start, ADR 0103).
 from __future__ import annotations
 
 from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.kernel.clock import now_iso
 
 
 def delete_contact(svc: ContactServices, contact_id: str, *, reason: str = "user_request") -> None:
     contact = svc.contacts.get(contact_id)
-    contact.delete(reason=reason, at=svc.now_iso())
+    contact.delete(reason=reason, at=now_iso(svc.clock))
     with svc.store.transaction() as tx:
         svc.contacts.save(contact, tx=tx)
         svc.vault.forget(contact_id, now=svc.clock.now(), conn=tx.conn)

@@ -8,12 +8,13 @@ records the completion.
 from __future__ import annotations
 
 from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.kernel.clock import now_iso
 
 
 def finish_review(svc: ContactServices, task_id: str) -> int:
     task = svc.tasks.get(task_id)
     confirmed = {cid for cid in task.candidates if svc.contacts.load(cid) is not None}
-    task.complete(confirmed_count=len(confirmed), at=svc.now_iso())
+    task.complete(confirmed_count=len(confirmed), at=now_iso(svc.clock))
     forgotten = sorted(set(task.candidates) - confirmed)
     with svc.store.transaction() as tx:
         svc.tasks.save(task, tx=tx)

@@ -21,6 +21,7 @@ from jobctrl.contact.domain.policy import (
 from jobctrl.contact.events import ContactCandidateProposed, ContactResearchSourceAttempted
 from jobctrl.contact.ports import RateLimitedError, RobotsDisallowedError
 from jobctrl.contact.use_cases.services import ContactServices
+from jobctrl.kernel.clock import now_iso
 from jobctrl.kernel.errors import ConfigurationError, JobCtrlError
 from jobctrl.kernel.ids import deterministic_id
 from jobctrl.llm import StructuredRequest
@@ -101,7 +102,7 @@ async def run_research(
                     source_ref=url,
                     capture_method="llm_assisted",
                     confidence=candidate.confidence,
-                    proposed_at=svc.now_iso(),
+                    proposed_at=now_iso(svc.clock),
                     sealed_candidate=sealed,
                 )
             )
@@ -116,9 +117,9 @@ async def run_research(
                 outcome=attempt.outcome.value,
                 reason_code=attempt.reason,
                 candidate_count=attempt.candidates,
-                attempted_at=svc.now_iso(),
+                attempted_at=now_iso(svc.clock),
             )
         )
-    task.ask_for_review(at=svc.now_iso())
+    task.ask_for_review(at=now_iso(svc.clock))
     svc.tasks.save(task)
     return ResearchReport(task_id, tuple(attempts), len(task.candidates))

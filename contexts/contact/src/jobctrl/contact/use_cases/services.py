@@ -12,7 +12,7 @@ from jobctrl.contact.adapters.vault import PersonalDataVault
 from jobctrl.contact.domain.aggregates import Contact, ContactResearchTask
 from jobctrl.contact.ports import PageFetcher
 from jobctrl.kernel.aggregate import AggregateRepository
-from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm import LlmPort, SpendRecorder
@@ -37,6 +37,3 @@ class ContactServices:
     @property
     def contacts(self) -> AggregateRepository[Contact]:
         return AggregateRepository.for_class(self.store, Contact, clock=self.clock, tenant_id=self.tenant_id)
-
-    def now_iso(self) -> str:
-        return isoformat(self.clock.now())

@@ -14,9 +14,11 @@ State is the fold of the Materials events of the job.  Invariants the command me
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import cast
 
 from jobctrl.kernel.aggregate import Aggregate, applies
 from jobctrl.kernel.errors import AttemptBudgetExhaustedError
+from jobctrl.kernel.stages import Stage
 from jobctrl.materials.domain.errors import ArtifactNotFoundError, NoAcceptedResumeError
 from jobctrl.materials.events import (
     BulletProvenanceRecorded,
@@ -31,11 +33,6 @@ from jobctrl.materials.events import (
 
 MAX_TAILOR_ATTEMPTS = 5
 MAX_COVER_ATTEMPTS = 5
-
-
-class MaterialsStage(StrEnum):
-    TAILOR = "tailor"
-    COVER = "cover"
 
 
 class ArtifactType(StrEnum):
@@ -58,7 +55,7 @@ class JobMaterials(Aggregate):
         self.generation = 0
         self.resume_artifact_id: str | None = None
         self.tailor_failures = 0
-        self.exhausted: set[MaterialsStage] = set()
+        self.exhausted: set[Stage] = set()
         self.cover_artifact_id: str | None = None
         self.cover_generation: int | None = None
         self.rendered: set[str] = set()
@@ -80,13 +77,13 @@ class JobMaterials(Aggregate):
         return self.resume_artifact_id
 
     # -- commands --------------------------------------------------------------------------------
-    def ensure_can_attempt(self, stage: MaterialsStage) -> None:
+    def ensure_can_attempt(self, stage: Stage) -> None:
         if stage in self.exhausted:
-            raise AttemptBudgetExhaustedError(f"{stage.value} exhausted for job {self.id!r}")
+            raise AttemptBudgetExhaustedError(f"{stage} exhausted for job {self.id!r}")
 
     def approve_resume(self, artifact_id: str, line_count: int, at: str) -> bool:
         """Accept a validated resume as the next generation; False when it is already current."""
-        self.ensure_can_attempt(MaterialsStage.TAILOR)
+        self.ensure_can_attempt("tailor")
         if artifact_id == self.resume_artifact_id:
             return False
         generation = self.generation + 1
@@ -103,7 +100,7 @@ class JobMaterials(Aggregate):
 
     def fail_resume(self, validation_errors: list[str]) -> None:
         """Record a refused attempt; the accepted artifact stays.  The last allowed failure exhausts."""
-        self.ensure_can_attempt(MaterialsStage.TAILOR)
+        self.ensure_can_attempt("tailor")
         attempt = self.tailor_failures + 1
         self._record(
             ResumeFailed(job_id=self.id, validation_errors=validation_errors, attempt_number=attempt)
@@ -111,7 +108,7 @@ class JobMaterials(Aggregate):
         if attempt >= MAX_TAILOR_ATTEMPTS:
             self._record(
                 MaterialsExhausted(
-                    job_id=self.id, stage=MaterialsStage.TAILOR.value, attempt_count=attempt,
+                    job_id=self.id, stage="tailor", attempt_count=attempt,
                     max_attempts=MAX_TAILOR_ATTEMPTS,
                 )
             )  # fmt: skip
@@ -124,11 +121,11 @@ class JobMaterials(Aggregate):
         return True
 
     def exhaust_cover(self, attempt_number: int) -> None:
-        if MaterialsStage.COVER in self.exhausted:
+        if "cover" in self.exhausted:
             return
         self._record(
             MaterialsExhausted(
-                job_id=self.id, stage=MaterialsStage.COVER.value, attempt_count=attempt_number,
+                job_id=self.id, stage="cover", attempt_count=attempt_number,
                 max_attempts=MAX_COVER_ATTEMPTS,
             )
         )  # fmt: skip
@@ -206,14 +203,14 @@ class JobMaterials(Aggregate):
 
     @applies(MaterialsExhausted)
     def _on_exhausted(self, event: MaterialsExhausted) -> None:
-        self.exhausted.add(MaterialsStage(event.stage))
+        self.exhausted.add(cast(Stage, event.stage))
 
     @applies(CoverLetterGenerated)
     def _on_cover(self, event: CoverLetterGenerated) -> None:
         self.cover_artifact_id = event.artifact_id
         self.cover_generation = self.generation
         self.known_artifacts.add(event.artifact_id)
-        self.exhausted.discard(MaterialsStage.COVER)
+        self.exhausted.discard("cover")
 
     @applies(PdfRendered)
     def _on_pdf(self, event: PdfRendered) -> None:

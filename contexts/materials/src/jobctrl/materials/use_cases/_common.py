@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import msgspec
 
 from jobctrl.kernel.aggregate import AggregateRepository
-from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import ConcurrencyConflict, EventStore
 from jobctrl.materials.domain.aggregate import JobMaterials
 from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
@@ -18,20 +18,6 @@ from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
 R = TypeVar("R")
 SAVE_ATTEMPTS = 3
 MAX_REPORTED_ISSUES = 20  # ResumeFailed carries at most this many reasons
-
-
-@dataclass(frozen=True)
-class WriteOrigin:
-    """Who is writing (the Temporal workflow id, run id and attempt), stored as event metadata, and
-    for which tenant (the envelope's ``tenant_id``)."""
-
-    workflow_id: str | None = None
-    run_id: str | None = None
-    attempt: int | None = None
-    tenant_id: str = LOCAL_TENANT
-
-    def metadata(self) -> dict[str, Any]:
-        return {k: v for k, v in vars(self).items() if v is not None and k != "tenant_id"}
 
 
 def repository(
@@ -66,10 +52,6 @@ def decide_and_save(
             continue
         return materials, result
     raise AssertionError("unreachable")
-
-
-def now(clock: Clock) -> str:
-    return isoformat(clock.now())
 
 
 def llm_context(profile: CandidateProfile, posting: TargetPosting) -> dict[str, object]:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.clock import Clock, now_iso
+from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import EventStore
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
 from jobctrl.materials.adapters.rendering.html import (
@@ -27,7 +28,7 @@ from jobctrl.materials.domain.aggregate import ArtifactType
 from jobctrl.materials.domain.documents import decode_cover_letter, decode_resume
 from jobctrl.materials.domain.errors import NoAcceptedResumeError
 from jobctrl.materials.ports import PdfRenderer
-from jobctrl.materials.use_cases._common import WriteOrigin, decide_and_save, load, now, repository
+from jobctrl.materials.use_cases._common import decide_and_save, load, repository
 
 
 class RenderStatus(StrEnum):
@@ -110,7 +111,7 @@ def render_pdf(
             html = cover_letter_html(letter, name=letter.closing[-1].text, page_size=command.paper_size)
         stored, _ = artifacts.put(pdf_id, pdf_kind, renderer.render(html))
         status = RenderStatus.RENDERED
-    at = now(clock)
+    at = now_iso(clock)
     decide_and_save(
         repo, command.job_id, lambda m: m.record_pdf(command.artifact_type, pdf_id, at), command.origin
     )

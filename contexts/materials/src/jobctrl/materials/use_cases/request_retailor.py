@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.ids import checked_id
+from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.text import bound_text
 from jobctrl.materials.domain.aggregate import RetailorKind
-from jobctrl.materials.use_cases._common import WriteOrigin, load, now, repository
+from jobctrl.materials.use_cases._common import load, repository
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ def request_retailor(command: RequestRetailor, *, store: EventStore, clock: Cloc
         command.current_policy_version,
         command.latest_artifact_policy_version,
         bound_text(command.reason, 200),
-        now(clock),
+        now_iso(clock),
         command.source_event_id,
     )
     repo.save(materials, **command.origin.metadata())

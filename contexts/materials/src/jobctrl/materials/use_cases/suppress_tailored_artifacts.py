@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.ids import checked_id
+from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.text import bounded_code
-from jobctrl.materials.use_cases._common import WriteOrigin, load, now, repository
+from jobctrl.materials.use_cases._common import load, repository
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ def suppress_tailored_artifacts(
     recorded = materials.suppress(
         [checked_id(a) for a in command.artifact_ids],
         bounded_code(command.reason_code),
-        now(clock),
+        now_iso(clock),
         command.current_fit_score,
         command.score_threshold,
     )

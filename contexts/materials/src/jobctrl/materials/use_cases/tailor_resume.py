@@ -19,11 +19,11 @@ from enum import StrEnum
 
 from pydantic import ValidationError
 
-from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.clock import Clock, now_iso
+from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm.port import LlmPort, SpendRecorder, StructuredRequest
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore, artifact_id_for, sha256_hex
-from jobctrl.materials.domain.aggregate import MaterialsStage
 from jobctrl.materials.domain.assembly import assemble_resume
 from jobctrl.materials.domain.documents import encode
 from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
@@ -33,11 +33,9 @@ from jobctrl.materials.use_cases._common import (
     GROUNDING_RULES,
     MAX_REPORTED_ISSUES,
     TAILORING_RULES,
-    WriteOrigin,
     decide_and_save,
     llm_context,
     load,
-    now,
     prompt_for,
     repository,
 )
@@ -83,7 +81,7 @@ def tailor_resume(
     baseline = command.baseline_generation
     if baseline is not None and materials.generation > baseline and materials.resume_artifact_id:
         return TailorOutcome(TailorStatus.ALREADY_CURRENT, materials.resume_artifact_id, materials.generation)
-    materials.ensure_can_attempt(MaterialsStage.TAILOR)
+    materials.ensure_can_attempt("tailor")
 
     request = StructuredRequest(
         task=TAILOR_TASK,
@@ -123,13 +121,13 @@ def tailor_resume(
             materials.resume_artifact_id,
             materials.generation,
             tuple(errors),
-            exhausted=MaterialsStage.TAILOR in materials.exhausted,
+            exhausted="tailor" in materials.exhausted,
         )
 
     data = encode(resume)
     artifact_id = artifact_id_for(ArtifactKind.RESUME_JSON, posting.job_id, sha256_hex(data))
     artifacts.put(artifact_id, ArtifactKind.RESUME_JSON, data)  # before the event: the event never dangles
-    line_count, at = len(resume.provenance()), now(clock)
+    line_count, at = len(resume.provenance()), now_iso(clock)
     materials, approved = decide_and_save(
         repo, posting.job_id, lambda m: m.approve_resume(artifact_id, line_count, at), command.origin
     )

@@ -14,11 +14,12 @@ from enum import StrEnum
 
 from pydantic import ValidationError
 
-from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.clock import Clock, now_iso
+from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import EventStore
 from jobctrl.llm.port import LlmPort, SpendRecorder, StructuredRequest
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore, artifact_id_for, sha256_hex
-from jobctrl.materials.domain.aggregate import MAX_COVER_ATTEMPTS, MaterialsStage
+from jobctrl.materials.domain.aggregate import MAX_COVER_ATTEMPTS
 from jobctrl.materials.domain.assembly import assemble_cover_letter
 from jobctrl.materials.domain.documents import encode
 from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
@@ -27,11 +28,9 @@ from jobctrl.materials.ports import COVER_TASK, CoverLetterDraft
 from jobctrl.materials.use_cases._common import (
     GROUNDING_RULES,
     MAX_REPORTED_ISSUES,
-    WriteOrigin,
     decide_and_save,
     llm_context,
     load,
-    now,
     prompt_for,
     repository,
 )
@@ -76,7 +75,7 @@ def write_cover_letter(
     resume_id = materials.require_resume()
     if materials.current_cover_artifact_id is not None:
         return CoverOutcome(CoverStatus.ALREADY_CURRENT, materials.current_cover_artifact_id)
-    materials.ensure_can_attempt(MaterialsStage.COVER)
+    materials.ensure_can_attempt("cover")
 
     request = StructuredRequest(
         task=COVER_TASK,
@@ -111,7 +110,7 @@ def write_cover_letter(
     data = encode(letter)
     artifact_id = artifact_id_for(ArtifactKind.COVER_LETTER_JSON, posting.job_id, sha256_hex(data))
     artifacts.put(artifact_id, ArtifactKind.COVER_LETTER_JSON, data)
-    at = now(clock)
+    at = now_iso(clock)
     _, created = decide_and_save(
         repo, posting.job_id, lambda m: m.record_cover_letter(artifact_id, at), command.origin
     )

@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from jobctrl.activity_contracts.contracts import StepKind
+from jobctrl.kernel.stages import Stage
 
-Stage = Literal["discover", "enrich", "score", "tailor", "cover", "apply"]
 WorkflowStatus = Literal["in_progress", "succeeded", "failed", "canceled", "timed_out", "terminated"]
 WorkItemKind = Literal["score_job", "tailor_resume", "suppress_tailored_artifacts"]
 ContinuationOutcome = Literal["succeeded", "failed", "canceled", "terminated", "timed_out"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from jobctrl.kernel.aggregate import Aggregate, applies
+from jobctrl.kernel.stages import STAGES
 from jobctrl.kernel.text import bound_text
 from jobctrl.orchestration.events import (
     Stage,
@@ -211,7 +212,7 @@ class JobStages(Aggregate):
         retryable: failed with ``OWNER_RECONCILED_UNCOMMITTED`` and reset to Pending, or exhausted at
         the limit.  Rows of other workflows are left alone."""
         settled: list[ReconciledRow] = []
-        for stage in limits.STAGES:
+        for stage in STAGES:
             current = self.states.get(stage)
             if stage not in limits.OWNED_STAGES or not isinstance(current, Running) or current.owner is None:
                 continue

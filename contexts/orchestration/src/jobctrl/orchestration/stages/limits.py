@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from jobctrl.orchestration.events import Stage
-
-STAGES: Final[tuple[Stage, ...]] = ("discover", "enrich", "score", "tailor", "cover", "apply")
+from jobctrl.kernel.stages import Stage
 
 # The reference's stage-row limits.  Discover has no row limit there; 3 matches its activity policy.
 MAX_ATTEMPTS: Final[dict[Stage, int]] = {

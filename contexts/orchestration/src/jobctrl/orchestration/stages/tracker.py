@@ -13,10 +13,11 @@ from __future__ import annotations
 import copy
 import time
 
-from jobctrl.activity_contracts.stage_tracking import StepOwner, TrackedStage
-from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.activity_contracts.stage_tracking import StepOwner
+from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.stages import limits
 from jobctrl.orchestration.stages.aggregate import JobStages
@@ -57,15 +58,12 @@ class StageTrackerService:
         other.service = StageService(self.service.store, clock=self.service.clock, tenant_id=tenant_id)
         return other
 
-    def _now(self) -> str:
-        return isoformat(self.service.clock.now())
-
-    def succeeded(self, job_id: str, stage: TrackedStage) -> bool:
+    def succeeded(self, job_id: str, stage: Stage) -> bool:
         return isinstance(self.service.load(job_id).state(stage), Succeeded)
 
-    def begin(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> bool:
+    def begin(self, job_id: str, stage: Stage, owner: StepOwner) -> bool:
         holder = _owner(owner)
-        at = self._now()
+        at = now_iso(self.service.clock)
 
         def command(stages: JobStages) -> bool:
             state = stages.state(stage)
@@ -98,17 +96,17 @@ class StageTrackerService:
         began = self._started.pop((job_id, stage), None)
         return 0 if began is None else int((time.monotonic() - began) * 1000)
 
-    def succeed(self, job_id: str, stage: TrackedStage, owner: StepOwner) -> None:
+    def succeed(self, job_id: str, stage: Stage, owner: StepOwner) -> None:
         holder = _owner(owner)
-        at, ms = self._now(), self._elapsed_ms(job_id, stage)
+        at, ms = now_iso(self.service.clock), self._elapsed_ms(job_id, stage)
         fence = holder if stage in limits.OWNED_STAGES else None
         self.service.run(
             job_id, lambda s: s.complete(stage, at=at, duration_ms=ms, owner=fence), owner=holder
         )
 
-    def fail(self, job_id: str, stage: TrackedStage, owner: StepOwner, error: JobCtrlError) -> None:
+    def fail(self, job_id: str, stage: Stage, owner: StepOwner, error: JobCtrlError) -> None:
         holder = _owner(owner)
-        at = self._now()
+        at = now_iso(self.service.clock)
         self._elapsed_ms(job_id, stage)
         fence = holder if stage in limits.OWNED_STAGES else None
 
@@ -121,12 +119,12 @@ class StageTrackerService:
 
         self.service.run(job_id, command, owner=holder)
 
-    def skip(self, job_id: str, stage: TrackedStage, reason: str) -> None:
+    def skip(self, job_id: str, stage: Stage, reason: str) -> None:
         def command(stages: JobStages) -> None:
             state = stages.state(stage)
             if isinstance(state, Running):
                 # A step that started and then found nothing to do must not stay running.
-                stages.cancel(stage, at=self._now(), reason=reason)
+                stages.cancel(stage, at=now_iso(self.service.clock), reason=reason)
             elif isinstance(state, Pending):
                 stages.skip(stage, reason=reason)
 

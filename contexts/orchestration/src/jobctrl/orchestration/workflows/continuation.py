@@ -26,11 +26,12 @@ from temporalio.common import WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError, is_cancelled_exception
 
 from jobctrl.activity_contracts.contracts import PreparationStep
+from jobctrl.kernel.clock import now_iso
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id
 from jobctrl.orchestration.workflows.lifecycle import (
     SPEND_PREFLIGHT_PATCH,
-    now_iso,
+    WORKFLOW_CLOCK,
     run_with_lifecycle,
     spend_preflight,
 )
@@ -129,7 +130,9 @@ class ProfileContinuationWorkflow:
             return  # replaying a run that ended before this step existed
         await workflow.execute_activity(
             CLOSED_ACTIVITY,
-            ContinuationClosedInput(params.tenant, workflow.info().workflow_id, outcome, now_iso()),
+            ContinuationClosedInput(
+                params.tenant, workflow.info().workflow_id, outcome, now_iso(WORKFLOW_CLOCK)
+            ),
             result_type=ContinuationClosedResult,
             start_to_close_timeout=policies.SHORT,
             retry_policy=policies.RECOVER,

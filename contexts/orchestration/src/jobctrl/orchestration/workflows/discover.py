@@ -50,9 +50,10 @@ from jobctrl.activity_contracts.contracts import (
     SourceFamilyResult,
     StepKind,
 )
+from jobctrl.kernel.clock import now_iso
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
-from jobctrl.orchestration.workflows.lifecycle import now_iso, run_with_lifecycle, spend_preflight
+from jobctrl.orchestration.workflows.lifecycle import WORKFLOW_CLOCK, run_with_lifecycle, spend_preflight
 
 WORKFLOW_TYPE = "DiscoverWorkflow"
 SOURCE_FAILED = "discovery_source_failed"
@@ -181,7 +182,7 @@ class DiscoverWorkflow:
     async def _step(self, execution: ExecutionRef, kind: StepKind, key: str, run: object) -> object:
         """Run one execution-scoped step between PipelineStepStarted and Completed/Failed."""
         started = workflow.now()
-        await self._steps(execution, PipelineStepChange(kind, key, "started", now_iso()))
+        await self._steps(execution, PipelineStepChange(kind, key, "started", now_iso(WORKFLOW_CLOCK)))
         try:
             result = await run  # type: ignore[misc]
         except (Exception, asyncio.CancelledError) as exc:
@@ -192,13 +193,16 @@ class DiscoverWorkflow:
             elapsed = int((workflow.now() - started).total_seconds() * 1000)
             await self._steps(
                 execution,
-                PipelineStepChange(kind, key, "failed", now_iso(), None, code, retryable, elapsed),
+                PipelineStepChange(
+                    kind, key, "failed", now_iso(WORKFLOW_CLOCK), None, code, retryable, elapsed
+                ),
             )
             raise
         elapsed = int((workflow.now() - started).total_seconds() * 1000)
         count = _count_of(result)
         await self._steps(
-            execution, PipelineStepChange(kind, key, "completed", now_iso(), count, duration_ms=elapsed)
+            execution,
+            PipelineStepChange(kind, key, "completed", now_iso(WORKFLOW_CLOCK), count, duration_ms=elapsed),
         )
         return result
 
@@ -221,7 +225,8 @@ class DiscoverWorkflow:
         families = list(plan.families)
         self._total = len(families) + 2  # fixed at plan time: families + enrichment + preparation
         await self._steps(
-            execution, *(PipelineStepChange("source_family", f, "queued", now_iso()) for f in families)
+            execution,
+            *(PipelineStepChange("source_family", f, "queued", now_iso(WORKFLOW_CLOCK)) for f in families),
         )
         task_queue = workflow.info().task_queue
         silent = ProgressTick(0, 0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import TypeVar
 
 from temporalio import workflow
@@ -20,15 +21,21 @@ from jobctrl.activity_contracts.contracts import (
     WorkflowOutcomeInput,
     WorkflowStartedInput,
 )
+from jobctrl.kernel.clock import now_iso
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
 
 T = TypeVar("T")
 
 
-def now_iso() -> str:
-    """Workflow time (deterministic) on the wire format."""
-    return workflow.now().isoformat(timespec="milliseconds").replace("+00:00", "Z")
+class _WorkflowClock:
+    """Workflow time (deterministic, replay-safe): ``now_iso(WORKFLOW_CLOCK)`` inside a workflow."""
+
+    def now(self) -> datetime:
+        return workflow.now()
+
+
+WORKFLOW_CLOCK = _WorkflowClock()
 
 
 #: The patch id guarding the preflight of JobPreparation and ProfileContinuation (ADR 0110): runs
@@ -84,7 +91,7 @@ async def run_with_lifecycle(
     record_started: bool = True,
 ) -> T:
     info = workflow.info()
-    started_at = now_iso()
+    started_at = now_iso(WORKFLOW_CLOCK)
     if record_started:
         await record_quickly(
             "record_workflow_started",
@@ -110,7 +117,7 @@ async def run_with_lifecycle(
                 tenant_id=tenant,
                 status=status,  # type: ignore[arg-type]
                 started_at=started_at,
-                finished_at=now_iso(),
+                finished_at=now_iso(WORKFLOW_CLOCK),
                 error_code=code,
                 error_message=message,
                 retryable=retry,

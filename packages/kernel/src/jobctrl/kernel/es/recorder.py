@@ -28,7 +28,7 @@ from sqlalchemy import Connection, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from jobctrl.kernel.clock import SystemClock, isoformat
+from jobctrl.kernel.clock import now_iso
 from jobctrl.kernel.es.mapper import JobStoredEvent
 from jobctrl.kernel.events import EventMetadata
 from jobctrl.kernel.ids import LOCAL_TENANT
@@ -37,10 +37,6 @@ from jobctrl.kernel.store.event_store import AppendResult, EventStore, WriteTran
 from jobctrl.kernel.store.schema import aggregate_snapshots, job_events
 
 _meta_encoder = msgspec.json.Encoder()
-
-
-def _now() -> str:
-    return isoformat(SystemClock().now())
 
 
 @dataclass
@@ -95,7 +91,7 @@ class JobEventsRecorder(ApplicationRecorder):
     def insert_events(
         self, stored_events: Sequence[StoredEvent], *, jobctrl: SaveContext | None = None, **_: Any
     ) -> Sequence[int] | None:
-        ctx = jobctrl or SaveContext(occurred_at=_now())
+        ctx = jobctrl or SaveContext(occurred_at=now_iso())
         runs = self._encode(stored_events, ctx)  # everything encoded before the transaction opens
         if ctx.tx is not None:
             return self._write(ctx.tx, runs, ctx)
@@ -236,7 +232,7 @@ class SnapshotRecorder(AggregateRecorder):
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         with self.store.db.write() as conn:
-            write_snapshots(conn, stored_events, self.snapshot_type, self.state_version, _now())
+            write_snapshots(conn, stored_events, self.snapshot_type, self.state_version, now_iso())
         return None
 
     def select_events(

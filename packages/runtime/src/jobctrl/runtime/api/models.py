@@ -10,10 +10,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, field_validator
 from pydantic.alias_generators import to_camel
 
+from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.text import unstorable_text  # re-exported: one check for every intake
 from jobctrl.runtime.api.discover_phase import Phase
 
-StageName = Literal["discover", "enrich", "score", "tailor", "cover", "apply"]
 SafeId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$")]
 
 
@@ -63,7 +63,7 @@ class JobSummary(Wire):
     keywords: list[str]
     active_state: str
     hidden: bool
-    current_stage: StageName | None
+    current_stage: Stage | None
     current_stage_state: str | None
     discovered_at: str | None
     updated_at: str | None
@@ -77,7 +77,7 @@ class JobPage(Wire):
 
 
 class StageStateView(Wire):
-    stage: StageName
+    stage: Stage
     state: str
     attempts: int
     max_attempts: int | None
@@ -146,13 +146,13 @@ class CancelAccepted(Wire):
 
 # -- actions ----------------------------------------------------------------------------------------
 class RetryStageRequest(Request):
-    stage: StageName
+    stage: Stage
     run_after: bool = False
 
 
 class RetryStageResult(Wire):
     job_id: str
-    stage: StageName
+    stage: Stage
     state: str
     run_after: bool
     workflow_id: str | None

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Query, Response
 from sqlalchemy.engine import Connection
 
+from jobctrl.kernel.stages import STAGES, Stage
 from jobctrl.projections.read_models.dashboard import read_dashboard
 from jobctrl.projections.read_models.job_detail import job_detail_projections
 from jobctrl.projections.read_models.job_list import job_list_projections
@@ -28,7 +29,6 @@ from jobctrl.runtime.api.models import (
     JobDetail,
     JobPage,
     JobSummary,
-    StageName,
     StageStateView,
     TimelineItem,
     WorkflowRunDetail,
@@ -38,7 +38,6 @@ from jobctrl.runtime.api.models import (
 from jobctrl.runtime.api.operations.execution import run_phase
 from jobctrl.runtime.api.services import Services, services
 
-STAGE_ORDER: tuple[StageName, ...] = ("discover", "enrich", "score", "tailor", "cover", "apply")
 JobIdPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$", description="the job id")]
 RunIdPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$", description="the workflow id")]
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
@@ -52,7 +51,7 @@ jl, jd, ss, wr, ps = (
 
 # The job's current stage is the furthest pipeline stage that has a row it reached: a ``skipped`` row
 # (the stages a not-eligible job never runs, ADR 0071) is not reached, so such a job reads "score".
-_ordinal = sa.case({name: i for i, name in enumerate(STAGE_ORDER)}, value=ss.c.stage, else_=-1)
+_ordinal = sa.case({name: i for i, name in enumerate(STAGES)}, value=ss.c.stage, else_=-1)
 
 
 def _current_stage_subquery(tenant_id: str) -> Any:
@@ -66,7 +65,7 @@ def _current_stage_subquery(tenant_id: str) -> Any:
 
 def _summary(row: Any, stage_states: dict[tuple[str, str], str]) -> JobSummary:
     ordinal = row.ordinal
-    stage = STAGE_ORDER[ordinal] if ordinal is not None and ordinal >= 0 else None
+    stage = STAGES[ordinal] if ordinal is not None and ordinal >= 0 else None
     return JobSummary(
         job_id=row.job_id,
         title=row.title,
@@ -99,7 +98,7 @@ def _states_for(conn: Connection, tenant_id: str, job_ids: Sequence[str]) -> dic
 @router.get("/jobs", response_model=JobPage, summary="List jobs (from job_list_projections)")
 def list_jobs(
     svc: Annotated[Services, Depends(services)],
-    stage: Annotated[StageName | None, Query(description="the job's current (furthest) stage")] = None,
+    stage: Annotated[Stage | None, Query(description="the job's current (furthest) stage")] = None,
     min_score: Annotated[float | None, Query(alias="minScore", ge=0, le=10)] = None,
     employer: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     q: Annotated[
@@ -111,7 +110,7 @@ def list_jobs(
     current = _current_stage_subquery(svc.tenant_id)
     where: list[Any] = [jl.c.tenant_id == svc.tenant_id, sa.not_(jl.c.deleted), sa.not_(jl.c.hidden)]
     if stage is not None:
-        where.append(current.c.ordinal == STAGE_ORDER.index(stage))
+        where.append(current.c.ordinal == STAGES.index(stage))
     if min_score is not None:
         where.append(jl.c.fit_score >= min_score)
     if employer is not None:
@@ -171,7 +170,7 @@ def get_job(job_id: JobIdPath, svc: Annotated[Services, Depends(services)]) -> J
             )
             for r in stage_rows
         ),
-        key=lambda s: STAGE_ORDER.index(s.stage),
+        key=lambda s: STAGES.index(s.stage),
     )
     return JobDetail(
         job=_summary(row, states),
