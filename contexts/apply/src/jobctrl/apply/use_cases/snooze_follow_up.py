@@ -11,9 +11,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from jobctrl.apply.domain.errors import FollowUpNotPending, InvalidSnooze
-from jobctrl.apply.use_cases._common import NO_OWNER, Owner, jobs, now_iso
-from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.apply.use_cases._common import jobs
+from jobctrl.kernel.clock import Clock, SystemClock, isoformat, now_iso
 from jobctrl.kernel.ids import LOCAL_TENANT
+from jobctrl.kernel.origin import NO_ORIGIN, WriteOrigin
 from jobctrl.kernel.store import EventStore
 
 MAX_SNOOZE = timedelta(days=366)
@@ -25,7 +26,7 @@ def snooze_follow_up(
     job_id: str,
     until: datetime,
     clock: Clock | None = None,
-    owner: Owner = NO_OWNER,
+    owner: WriteOrigin = NO_ORIGIN,
     tenant_id: str = LOCAL_TENANT,
 ) -> str:
     """Record the snooze; returns ``until`` as stored.  Nothing is written when it is refused."""
