@@ -180,7 +180,7 @@ def test_a_full_disk_is_a_typed_503_and_health_says_so(volume: Path) -> None:
         base = api.base_url
         assert httpx.get(f"{base}/v1/health", timeout=10).status_code == 200
         filler = volume / "filler"
-        with filler.open("wb") as out:
+        with filler.open("wb", buffering=0) as out:  # unbuffered: close() has nothing left to flush
             try:
                 while True:
                     out.write(b"\0" * 65536)
