@@ -79,14 +79,18 @@ def _expected(fixture: dict[str, Any], table: sa.Table) -> list[dict[str, Any]]:
 
 
 def _same_rows(actual: list[dict[str, Any]], expected: list[dict[str, Any]], table: sa.Table) -> None:
-    """Equal row for row and column for column, with one deliberate change (issue #12 item 9): a step
-    detail code the old fold hid as ``unlisted`` may now be kept, if it is on the allowlist."""
+    """Equal row for row and column for column, with two deliberate changes (issue #12): a step detail
+    code the old fold hid as ``unlisted`` may now be kept, if it is on the allowlist (item 9); a run
+    with a cancel request now names its requester in the new ``cancel_requested_by`` column."""
     assert len(actual) == len(expected), table.name
     for row, old in zip(actual, expected, strict=True):
         got, want = row, old
         if table is pipeline_step_projections and old["detail_code"] == UNLISTED_CODE:
             assert row["detail_code"] in STEP_DETAIL_CODES | {UNLISTED_CODE}, row
             got, want = {**row, "detail_code": None}, {**old, "detail_code": None}
+        if table is workflow_run_projections and "cancel_requested_by" not in old:
+            assert (row["cancel_requested_by"] is None) == (row["cancel_requested_at"] is None), row
+            got = {k: v for k, v in got.items() if k != "cancel_requested_by"}
         assert got == want, table.name
 
 

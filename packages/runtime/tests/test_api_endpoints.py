@@ -119,7 +119,10 @@ def test_cancel_an_in_progress_discover_run_records_the_request_once(world: ApiW
     requested = [e for e in world.store.read_all(after=0) if e.event_type == "WorkflowCancellationRequested"]
     assert len(requested) == 1
     world.project()
-    assert world.client.get("/v1/workflow-runs/discover-local").json()["cancelRequestedAt"] is not None
+    detail = world.client.get("/v1/workflow-runs/discover-local").json()
+    assert detail["cancelRequestedAt"] is not None and detail["cancelRequestedBy"] == "operator"
+    listed = world.client.get("/v1/workflow-runs").json()["items"]
+    assert [r["cancelRequestedBy"] for r in listed if r["workflowId"] == "discover-local"] == ["operator"]
     again = world.client.post("/v1/workflow-runs/discover-local/actions/cancel")
     assert again.status_code == 202 and again.json()["cancelRecorded"] is False
     assert (

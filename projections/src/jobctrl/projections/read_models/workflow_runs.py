@@ -58,6 +58,8 @@ workflow_run_projections = sa.Table(
     sa.Column("timeline_json", sa.Text, nullable=False),
     sa.Column("timeline_total", sa.Integer, nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=True),
+    # Who asked for the cancel (the request's ``requestedBy``), beside when (p0010).
+    sa.Column("cancel_requested_by", sa.String(80), nullable=True),
 )
 
 
@@ -81,6 +83,7 @@ class WorkflowRunRow(msgspec.Struct, frozen=True, gc=False):
     timeline_json: str
     timeline_total: int
     updated_at: str | None
+    cancel_requested_by: str | None = None  # a (re)started run has no cancel request yet
 
     @property
     def is_terminal(self) -> bool:
@@ -221,6 +224,7 @@ def on_cancel_requested(
     return msgspec.structs.replace(
         row,
         cancel_requested_at=at or info.at,
+        cancel_requested_by=bound_text(event.requested_by, 80) or None,
         last_event_position=info.position,
         timeline_json=timeline,
         timeline_total=total,

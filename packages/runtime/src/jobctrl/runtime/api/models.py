@@ -107,6 +107,7 @@ class WorkflowRunSummary(Wire):
     phase: Phase | None
     cancelable: bool
     cancel_requested_at: str | None
+    cancel_requested_by: str | None  # who asked for the cancel (the request's requestedBy)
     started_at: str | None
     finished_at: str | None
     error_code: str | None

@@ -194,6 +194,7 @@ def _run_summary(conn: Connection, row: Any) -> WorkflowRunSummary:
         phase=phase,
         cancelable=is_cancelable(row.workflow_type, row.status, phase),
         cancel_requested_at=row.cancel_requested_at,
+        cancel_requested_by=row.cancel_requested_by,
         started_at=row.started_at,
         finished_at=row.finished_at,
         error_code=row.error_code,
