@@ -81,7 +81,10 @@ def test_non_retryable_codes_are_in_every_named_policy() -> None:
         assert set(policy.non_retryable_error_types or []) >= {
             "configuration", "authentication", "missing_input", "budget_exceeded",
         }  # fmt: skip
-    assert policies.PREFLIGHT.maximum_attempts == 1
+    # The preflight never retries a refusal (a depleted budget fails at once) but retries an attempt
+    # lost to a crash: a single attempt made a killed worker fail the job (ADR 0250).
+    assert "budget_exceeded" in (policies.PREFLIGHT.non_retryable_error_types or [])
+    assert 1 < policies.PREFLIGHT.maximum_attempts <= 3
 
 
 def test_failure_of_reads_the_code_through_an_activity_error() -> None:

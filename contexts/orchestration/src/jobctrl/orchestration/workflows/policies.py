@@ -28,8 +28,16 @@ ENR = SRC
 SCORE = SRC
 TAIL = _policy(10, 120, 3)
 COVER = TAIL
-#: The spend preflight: exactly one attempt, so a depleted budget fails fast without a retry storm.
-PREFLIGHT = RetryPolicy(maximum_attempts=1)
+#: The spend preflight.  A depleted budget fails at its first attempt (``budget_exceeded`` is
+#: non-retryable), so there is no retry storm; an attempt lost to a killed worker or server (a
+#: StartToClose timeout of a read-only check) is retried, or a crash would fail the job (ADR 0250).
+PREFLIGHT = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=10),
+    maximum_attempts=3,
+    non_retryable_error_types=list(NON_RETRYABLE),
+)
 LIFECYCLE = RetryPolicy(
     initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=5
 )
