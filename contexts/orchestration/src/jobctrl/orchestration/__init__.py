@@ -6,8 +6,8 @@ The public face, resolved lazily so importing this package (as every workflow mo
 Temporal's sandbox) imports nothing else:
 
 * use cases — ``record_workflow_started``, ``record_workflow_outcome``, ``reconcile_workflow_run``,
-  ``record_pipeline_steps``, ``request_workflow_cancellation``; the only writers of ``Workflow*``
-  and ``PipelineStep*`` events (ADR 0120);
+  ``record_pipeline_steps``, ``settle_pipeline_steps``, ``request_workflow_cancellation``; the only
+  writers of ``Workflow*`` and ``PipelineStep*`` events (ADR 0120);
 * the discovery run (ADR 0180) — ``start_discovery_run``, ``report_discovery_progress``,
   ``finish_discovery_run``, ``interrupt_discovery_run``, ``close_orphaned_discovery_run`` and
   ``DiscoveryRunLog`` (discovery's port onto them); the only writers of ``DiscoveryRun*`` events;
@@ -72,6 +72,7 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.use_cases.record_workflow_started import record_workflow_started
     from jobctrl.orchestration.use_cases.report_discovery_progress import report_discovery_progress
     from jobctrl.orchestration.use_cases.request_workflow_cancellation import request_workflow_cancellation
+    from jobctrl.orchestration.use_cases.settle_pipeline_steps import settle_pipeline_steps
     from jobctrl.orchestration.use_cases.start_discovery_run import start_discovery_run
     from jobctrl.orchestration.workflows import (
         APPLY_WORKFLOW_TYPE,
@@ -117,6 +118,7 @@ _EXPORTS: dict[str, str] = {
     "reconcile_workflow_run": "jobctrl.orchestration.use_cases.reconcile_workflow_run",
     "RunReconciled": "jobctrl.orchestration.use_cases.reconcile_workflow_run",
     "record_pipeline_steps": "jobctrl.orchestration.use_cases.record_pipeline_steps",
+    "settle_pipeline_steps": "jobctrl.orchestration.use_cases.settle_pipeline_steps",
     "request_workflow_cancellation": "jobctrl.orchestration.use_cases.request_workflow_cancellation",
     "load_run": "jobctrl.orchestration.use_cases._runs",
     "WorkflowRun": "jobctrl.orchestration.domain.workflow_run",
@@ -279,6 +281,7 @@ __all__ = [
     "record_workflow_started",
     "report_discovery_progress",
     "request_workflow_cancellation",
+    "settle_pipeline_steps",
     "start_discovery_run",
     "to_document",
 ]

@@ -5,6 +5,11 @@ the execution; each reported transition (queued, started, completed, failed) of 
 once, so an activity retry or an overlapping batch from a parallel family appends nothing twice.
 Which transition wins for the read model (attempt order, the first terminal, the first start) is the
 ``pipeline_step_projections`` fold's rule, its only fold.
+
+``settle_unfinished`` is terminal reconciliation's write (ADR 0270): once the execution's workflow is
+closed, every step it queued or started and never ended gets a ``PipelineStepFailed`` with the run's
+code (``canceled`` for a canceled run), non-retryable, detail ``terminal_reconciliation``; the
+lifecycle schema has no canceled step state, so the spec's four events stay four.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from jobctrl.orchestration.events import (
 )
 
 Transition = StepTransition
+SETTLED_DETAIL = "terminal_reconciliation"
 ATTEMPT = 1  # the live path reports one attempt per execution; the fold is attempt-aware regardless
 _TRANSITIONS: dict[type[DomainEvent], Transition] = {
     PipelineStepQueued: "queued",
@@ -39,6 +45,7 @@ class ExecutionSteps(Aggregate):
     def __init__(self, aggregate_id: str) -> None:
         super().__init__(aggregate_id)
         self.recorded: set[tuple[str, str, str]] = set()
+        self.unfinished: dict[tuple[str, str], None] = {}  # (kind, key) queued/started, not ended: in order
 
     def report(
         self,
@@ -53,10 +60,38 @@ class ExecutionSteps(Aggregate):
         retryable: bool = False,
         duration_ms: int | None = None,
     ) -> bool:
-        key = bound_text(item_key, 200)
+        detail = StepDetail(code=kind, item_count=item_count) if item_count is not None else None
+        return self._report(
+            execution, kind, bound_text(item_key, 200), transition, at=at, detail=detail,
+            error_code=error_code, retryable=retryable, duration_ms=duration_ms,
+        )  # fmt: skip
+
+    def settle_unfinished(self, execution: ExecutionRef, code: str, *, at: str) -> int:
+        """End every queued or started step that never ended (its workflow is closed); the count."""
+        detail = StepDetail(code=SETTLED_DETAIL, item_count=None)
+        settled = 0
+        for kind, key in list(self.unfinished):
+            settled += self._report(
+                execution, kind, key, "failed", at=at, detail=detail,  # type: ignore[arg-type]
+                error_code=code, retryable=False, duration_ms=None,
+            )  # fmt: skip
+        return settled
+
+    def _report(
+        self,
+        execution: ExecutionRef,
+        kind: StepKind,
+        key: str,
+        transition: Transition,
+        *,
+        at: str,
+        detail: StepDetail | None,
+        error_code: str | None,
+        retryable: bool,
+        duration_ms: int | None,
+    ) -> bool:
         if (kind, key, transition) in self.recorded:
             return False
-        detail = StepDetail(code=kind, item_count=item_count) if item_count is not None else None
         base = {
             "execution": execution,
             "step_kind": kind,
@@ -80,7 +115,13 @@ class ExecutionSteps(Aggregate):
         return True
 
     def _seen(self, e: DomainEvent) -> None:
-        self.recorded.add((e.step_kind, e.item_key, _TRANSITIONS[type(e)]))  # type: ignore[attr-defined]
+        transition = _TRANSITIONS[type(e)]
+        step = (e.step_kind, e.item_key)  # type: ignore[attr-defined]
+        self.recorded.add((*step, transition))
+        if transition in ("completed", "failed"):
+            self.unfinished.pop(step, None)
+        elif (*step, "completed") not in self.recorded and (*step, "failed") not in self.recorded:
+            self.unfinished[step] = None
 
     @applies(PipelineStepQueued)
     def _queued(self, e: PipelineStepQueued) -> None:

@@ -10,6 +10,11 @@ A Discover run settled as anything but completed also gets its DiscoveryRun clos
 verdict's code as the reason, before the verdict is appended (ADR 0079): orchestration's
 ``close_orphaned_discovery_run`` (with discovery's membership closer, composed here) runs in the use
 case's ``before_settle`` hook.
+
+Then the pipeline steps (ADR 0270): each Discover execution whose step rows in
+``pipeline_step_projections`` still read queued/running goes to orchestration's
+``settle_pipeline_steps``, which ends them if the recorded run is closed and not succeeded (it decides
+from the recorded run and steps, not from the rows).
 """
 
 from __future__ import annotations
@@ -30,7 +35,10 @@ from jobctrl.orchestration import (
     WorkflowRun,
     close_orphaned_discovery_run,
     reconcile_workflow_run,
+    settle_pipeline_steps,
 )
+from jobctrl.orchestration.events import ExecutionRef
+from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 
 
@@ -41,6 +49,7 @@ class ReconcileReport:
     not_found: int
     recovered: int
     discovery_runs_closed: int = 0
+    steps_settled: int = 0
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,23 @@ def open_runs(store: EventStore) -> list[OpenRun]:
             .order_by(t.c.last_event_position)
         ).all()
     return [OpenRun(tenant, wid, rid) for tenant, wid, rid in rows]
+
+
+def executions_with_open_steps(store: EventStore) -> list[ExecutionRef]:
+    """Discover executions whose step rows still read queued or running, oldest first; the use case
+    decides from the recorded run (per run id: a rerun's row in ``workflow_run_projections`` hides
+    the run before it) whether they are closed."""
+    s = pipeline_step_projections
+    with store.db.read() as conn:
+        if not sa.inspect(conn).has_table(s.name):
+            return []
+        rows = conn.execute(
+            sa.select(s.c.tenant_id, s.c.workflow_id, s.c.run_id)
+            .where(s.c.status.in_(("queued", "running")))
+            .group_by(s.c.tenant_id, s.c.workflow_id, s.c.run_id)
+            .order_by(sa.func.min(s.c.last_event_id))
+        ).all()
+    return [ExecutionRef(tenant, wid, rid) for tenant, wid, rid in rows]
 
 
 async def _describe(client: Client, workflow_id: str, run_id: str) -> WorkflowExecutionDescription | None:
@@ -116,4 +142,5 @@ async def reconcile_runs(client: Client, store: EventStore, clock: Clock) -> Rec
         not_found += outcome.not_found
         recovered += outcome.recovered
         discovery_closed += outcome.hook_result
-    return ReconcileReport(len(runs), settled, not_found, recovered, discovery_closed)
+    steps = sum(settle_pipeline_steps(store, ex, clock=clock) for ex in executions_with_open_steps(store))
+    return ReconcileReport(len(runs), settled, not_found, recovered, discovery_closed, steps)
