@@ -19,6 +19,7 @@ import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 from typer.testing import CliRunner
 
+from jobctrl.discovery import known_job_ids
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
@@ -190,7 +191,7 @@ def _jobs(world: dict[str, Any]) -> dict[str, tuple[str, int | None, list[Path]]
     try:
         facts = _facts(world, store)
         found = {}
-        for job_id in facts.job_ids():
+        for job_id in known_job_ids(store):
             discovered = facts.discovered(job_id)
             assert discovered is not None
             scores = [

@@ -12,6 +12,7 @@
   one call),
   ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
   ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
+  ``known_jobs`` (``known_job_ids``: every discovered job, in bounded pages; ADR 0260),
   ``record_work_plan``, ``close_execution_membership`` (and ``close_interrupted_membership``),
   ``sources`` (the user's sources: ``add_source``, ``remove_source``,
   ``list_sources``, ``registered_sources`` — the catalog Discover runs — and ``import_sources``).
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
         fetch_posting,
         import_posting,
     )
+    from jobctrl.discovery.use_cases.known_jobs import iter_known_job_ids, known_job_ids
     from jobctrl.discovery.use_cases.link_execution_members import (
         link_execution_members,
         load_execution,
@@ -94,6 +96,8 @@ _EXPORTS: dict[str, str] = {
     "apply_source_recommendation": "jobctrl.discovery.use_cases.apply_source_recommendation",
     "select_runnable_sources": "jobctrl.discovery.use_cases.select_runnable_sources",
     "link_execution_members": "jobctrl.discovery.use_cases.link_execution_members",
+    "known_job_ids": "jobctrl.discovery.use_cases.known_jobs",
+    "iter_known_job_ids": "jobctrl.discovery.use_cases.known_jobs",
     "plan_member": "jobctrl.discovery.use_cases.record_work_plan",
     "mark_member_not_eligible": "jobctrl.discovery.use_cases.record_work_plan",
     "mark_member_plan_failed": "jobctrl.discovery.use_cases.record_work_plan",
@@ -153,6 +157,8 @@ __all__ = [
     "fetch_posting",
     "import_posting",
     "import_sources",
+    "iter_known_job_ids",
+    "known_job_ids",
     "link_execution_members",
     "list_sources",
     "load_catalog",

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply import ApplicantProfile, ApplicationMaterials, CurrentJobFacts, JobApplication
 from jobctrl.apply.activities import ApplyInputs
-from jobctrl.discovery import DiscoveryExecutionRef, load_execution
+from jobctrl.discovery import DiscoveryExecutionRef, iter_known_job_ids, known_job_ids, load_execution
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.enrichment import EnrichJob, PostingEnrichment
 from jobctrl.kernel.aggregate import AggregateRepository
@@ -151,11 +151,11 @@ class JobFacts:
             # Jobs enriched earlier whose Score never succeeded (a failed or interrupted preparation):
             # the same key re-runs a failed preparation (resuming at its failed step) and re-attaches
             # to a finished or running one, so the sweep never duplicates work.
-            candidates = [j for j in self.job_ids() if not self.tracker.succeeded(j, "score")]
+            candidates = [j for j in known_job_ids(self.store) if not self.tracker.succeeded(j, "score")]
         elif cohort == "profile_continuation":
             # A genuine profile change re-prepares every enriched job under the new version (the
             # continuation's own keys make this idempotent; Score reuses a still-current score).
-            candidates = self.job_ids()
+            candidates = known_job_ids(self.store)
         else:
             candidates = self.members(tenant, discover_workflow_id(tenant), execution_run_id, cohort)
         return [
@@ -163,14 +163,6 @@ class JobFacts:
             for job_id in candidates
             if self.tracker.succeeded(job_id, "enrich")
         ]
-
-    def job_ids(self) -> list[str]:
-        ids: list[str] = []
-        for stored in self.store.read_all(limit=1_000_000, types=[JobDiscovered.event_type]):
-            event = self.store.registry.decode(stored)
-            assert isinstance(event, JobDiscovered)
-            ids.append(event.job_id)
-        return ids
 
     def scoring_profile(self) -> ScoringProfile | None:
         saved = saved_profile(self.store)
@@ -280,10 +272,10 @@ class JobFacts:
 
     def apply_candidates(self, tenant: str, limit: int) -> Sequence[str]:
         """Jobs the standing loop may claim next: PDFs ready, score eligible, no apply run yet (a job
-        is tried once by the loop; the claim re-checks approval and the other rules).  A per-job scan:
-        a read model should answer this at scale."""
+        is tried once by the loop; the claim re-checks approval and the other rules).  A per-job scan
+        over discovery's known jobs, read page by page and left as soon as ``limit`` are found."""
         found: list[str] = []
-        for job_id in self.job_ids():
+        for job_id in iter_known_job_ids(self.store):
             if self.eligible(job_id) is not None or not self.pdf_ready(job_id):
                 continue
             app = AggregateRepository.for_class(self.store, JobApplication, clock=self.clock).load(job_id)
