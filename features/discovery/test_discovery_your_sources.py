@@ -81,7 +81,13 @@ def board_running(board: SampleJobBoard, cli: Cli) -> str:
     return board.base_url
 
 
-def _discover(store: EventStore, cli: Cli, tmp_path: Path, search: SearchFilters = EVERYTHING) -> None:
+def _discover(
+    store: EventStore,
+    cli: Cli,
+    tmp_path: Path,
+    search: SearchFilters = EVERYTHING,
+    chosen: list[str] | None = None,
+) -> None:
     comp = Composition.build(
         store.db, store, sources=registry_catalog(store), artifacts_root=tmp_path / "artifacts",
         search=lambda: search,
@@ -89,12 +95,12 @@ def _discover(store: EventStore, cli: Cli, tmp_path: Path, search: SearchFilters
     try:
         run = ActivityEnvironment().run
         execution = ExecutionRef("local", "discover-local", f"run-{len(cli.runs) + 1}")
-        plan = run(comp.discovery.plan_discovery_sources, PlanSourcesInput(execution))
+        plan = run(comp.discovery.plan_discovery_sources, PlanSourcesInput(execution, list(chosen or [])))
         for n, family in enumerate(plan.families):
             total = len(plan.families) + 2
             run(
                 comp.discovery.discovery_source_family,
-                SourceFamilyInput(execution, family, ProgressTick(n, total)),
+                SourceFamilyInput(execution, family, ProgressTick(n, total), source_ids=list(chosen or [])),
             )
     finally:
         comp.close()
@@ -114,6 +120,13 @@ def _listings_since(board: SampleJobBoard, marker: int) -> set[str]:
     return {r.path for r in board.server.requests[marker:] if r.path.startswith(prefixes)}
 
 
+@when(parsers.parse('Discover runs on the source "{source_id}" only'))
+def discover_one(store: EventStore, board: SampleJobBoard, cli: Cli, tmp_path: Path, source_id: str) -> None:
+    marker = len(board.server.requests)
+    _discover(store, cli, tmp_path, chosen=[source_id])
+    cli.runs[-1] = _listings_since(board, marker)
+
+
 @when(parsers.parse('Discover runs on my sources searching "{title}" in "{location}", remote accepted'))
 def discover_searching(
     store: EventStore, board: SampleJobBoard, cli: Cli, tmp_path: Path, title: str, location: str
@@ -130,7 +143,12 @@ def run_line(cli: Cli, line: str) -> None:
 
 @given(parsers.parse('I added "{first}" and "{second}" at the board'))
 def added_two(cli: Cli, first: str, second: str) -> None:
-    names = {"globex": "Globex Corporation", "initech": "Initech", "hooli": "Hooli"}
+    names = {
+        "globex": "Globex Corporation",
+        "initech": "Initech",
+        "hooli": "Hooli",
+        "northwind": "Northwind Analytics",
+    }
     for spec in (first, second):
         kind, token = spec.split()
         result = cli.run(f"jobctrl sources add {kind} {token} --name '{names[token]}' --api-base {{board}}")

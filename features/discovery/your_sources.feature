@@ -11,6 +11,12 @@ Feature: Your sources
     Then 8 new jobs from "Globex Corporation" were discovered
     And only the board "globex" was crawled
 
+  Scenario: a Discover of chosen sources crawls only those, not the rest of their family
+    Given the sample job board is running
+    And I added "greenhouse globex" and "greenhouse northwind" at the board
+    When Discover runs on the source "greenhouse-globex" only
+    Then only the board "globex" was crawled
+
   Scenario Outline: a source that cannot be crawled is refused and nothing is written
     When I run "jobctrl sources add <kind> <locator>"
     Then it exits 2 saying "<message>"

@@ -102,7 +102,7 @@ class DiscoveryActivities:
     @activity.defn(name="discovery_source_family")
     def discovery_source_family(self, params: SourceFamilyInput) -> SourceFamilyResult:
         ex = params.execution
-        configs = [c for c in self._runnable([]) if family_of(c) == params.family]
+        configs = [c for c in self._runnable(params.source_ids) if family_of(c) == params.family]
         try:
             result = asyncio.run(self._crawl(configs, ex.temporal_run_id, ex.workflow_id, ex.tenant_id))
             if result.failed:

@@ -115,6 +115,9 @@ class SourceFamilyInput:
     family: str
     progress: ProgressTick
     limit: int = 0
+    #: The run's chosen sources (empty: every runnable one), as planned: a family crawls only these
+    #: (ADR 0295).  Defaulted, so the input of a run started before the field decodes unchanged.
+    source_ids: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -245,7 +245,8 @@ class DiscoverWorkflow:
         for offset in range(0, len(families), batch):
             chunk = families[offset : offset + batch]
             outcomes = await asyncio.gather(
-                *(self._family(execution, f, params.limit) for f in chunk), return_exceptions=True
+                *(self._family(execution, f, params.limit, params.source_ids) for f in chunk),
+                return_exceptions=True,
             )
             for family, outcome in zip(chunk, outcomes, strict=True):
                 if isinstance(outcome, BaseException):
@@ -321,7 +322,9 @@ class DiscoverWorkflow:
         )
         return result
 
-    async def _family(self, execution: ExecutionRef, family: str, limit: int) -> SourceFamilyResult:
+    async def _family(
+        self, execution: ExecutionRef, family: str, limit: int, source_ids: list[str]
+    ) -> SourceFamilyResult:
         # Under the spine patch the family is progress-silent: the workflow reports its count below.
         here = self._spine_reported_here()
         tick = ProgressTick(0, 0) if here else ProgressTick(self._done, self._total)
@@ -332,7 +335,9 @@ class DiscoverWorkflow:
                 family,
                 workflow.execute_activity(
                     "discovery_source_family",
-                    SourceFamilyInput(execution, family, tick, limit),
+                    # The run's chosen sources go with the family (ADR 0295): only the activity input
+                    # changes, not a command, so a recorded history replays unchanged.
+                    SourceFamilyInput(execution, family, tick, limit, list(source_ids)),
                     result_type=SourceFamilyResult,
                     start_to_close_timeout=policies.SIX_HOURS,
                     heartbeat_timeout=self._heartbeat,
