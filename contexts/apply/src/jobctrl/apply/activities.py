@@ -11,6 +11,8 @@ Everything an apply writes carries the workflow's tenant (``ApplyActivityInput.t
 An email target (``mailto:``): the dry run records the candidate message; the live run sends it once
 through the owned sender (``send_email_application``: the intent commits before the send).  A retry
 that finds its run already intended never sends again: the run becomes needs_verification (ADR 0161).
+A live browser run on an allowlisted site (``ClaimPolicy.browser_submit_hosts``) submits the same way:
+intent, then one click, and a retry after the intent never clicks again (ADR 0280).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from jobctrl.activity_contracts.contracts import ApplyActivityInput, ApplyActivi
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.activity_contracts.stage_tracking import StepOwner, owner_from_activity
 from jobctrl.activity_contracts.threads import run_heartbeating
-from jobctrl.apply.domain.errors import EmailSendOutcomeAmbiguous
+from jobctrl.apply.domain.errors import BrowserSubmitOutcomeAmbiguous, EmailSendOutcomeAmbiguous
 from jobctrl.apply.domain.facts import (
     ApplicantProfile,
     ApplicationMaterials,
@@ -118,12 +120,14 @@ class ApplyActivities:
             )  # fmt: skip
         elif existing.status is not RunStatus.RUNNING:
             return existing.status is RunStatus.SUCCEEDED
+        if existing is not None and existing.intended and app is not None:
+            # A retry after the intent (an email send or an allowlisted browser submit): the first
+            # attempt may have sent.  Never again.
+            app.mark_needs_verification(run_id, NeedsVerification(cause="intent_without_result"))
+            repo.save(app, **writer.metadata())
+            ambiguous = EmailSendOutcomeAmbiguous if email else BrowserSubmitOutcomeAmbiguous
+            raise ambiguous(f"apply run {run_id!r} was intended by an earlier attempt")
         if sender is not None:
-            if existing is not None and existing.intended and app is not None:
-                # A retry after the intent: the first attempt may have sent.  Never again.
-                app.mark_needs_verification(run_id, NeedsVerification(cause="intent_without_result"))
-                repo.save(app, **writer.metadata())
-                raise EmailSendOutcomeAmbiguous(f"apply run {run_id!r} was intended by an earlier attempt")
             if self.artifacts is None:
                 raise MissingInputError("no artifact reader for the email attachment")
             status = send_email_application(

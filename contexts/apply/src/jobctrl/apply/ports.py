@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials
 
 ChallengeWidget = Literal["hcaptcha", "recaptcha", "turnstile"]
-
-
-@dataclass(frozen=True)
-class BrowserApplyRequest:
-    url: str
-    profile: ApplicantProfile
-    materials: ApplicationMaterials
-    dry_run: bool
 
 
 @dataclass(frozen=True)
@@ -26,6 +19,36 @@ class FormFilled:
     missing: tuple[str, ...]
     blocked_attempts: int
     reported_submitted: bool = False
+
+
+#: Called by the driver at most once, with the filled form, just before it would click submit.  It
+#: records (and commits) the submit intent and returns True to go on; False leaves the form unsent.
+BeforeSubmit = Callable[[FormFilled], bool]
+
+
+@dataclass(frozen=True)
+class BrowserApplyRequest:
+    url: str
+    profile: ApplicantProfile
+    materials: ApplicationMaterials
+    dry_run: bool
+    #: None (every dry run, and every live run on a site off the allowlist): never submit.
+    before_submit: BeforeSubmit | None = None
+
+
+@dataclass(frozen=True)
+class FormSubmitted:
+    """The driver clicked submit once (after ``before_submit`` said yes) and the site answered."""
+
+    filled: tuple[str, ...]
+    status: int
+
+
+@dataclass(frozen=True)
+class SubmitOutcomeUnknown:
+    """The driver clicked submit but heard no answer: the application may or may not have gone."""
+
+    detail: str
 
 
 @dataclass(frozen=True)
@@ -43,7 +66,9 @@ class PageUnavailable:
     status: int | None
 
 
-BrowserOutcome = FormFilled | ChallengeDetected | FormNotFound | PageUnavailable
+BrowserOutcome = (
+    FormFilled | FormSubmitted | SubmitOutcomeUnknown | ChallengeDetected | FormNotFound | PageUnavailable
+)
 
 
 class BrowserApplyPort(Protocol):

@@ -65,6 +65,7 @@ def config_seed(config: JobctrlConfig | None = None) -> dict[str, Any]:
         **seed_of(EnvSettings.from_config(config)),
         "apply_approval_required": config.apply.approval_required,
         "min_fit_score": config.apply.min_fit_score,
+        "browser_submit_allowlist": list(config.apply.browser_submit_allowlist),
     }
 
 

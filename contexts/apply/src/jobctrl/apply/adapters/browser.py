@@ -1,6 +1,9 @@
 """``BrowserApplyPort`` on Playwright (sync API) driving the system Chromium.
 
-Every session is transport-locked, dry or live: nothing is ever submitted by this adapter.
+Every session is transport-locked, dry or live.  The only submission this adapter ever makes is one
+click on the form's submit button in a live run whose request carries ``before_submit`` (the site is
+on the configured allowlist, ADR 0280), after that callback committed the intent; the network guard
+then lets exactly one same-origin POST document request through.  Without it nothing is submitted.
 
 * Network guard (context-level route, so popups and frames are covered too): the reviewed URL is
   fetched exactly once, with redirects refused; in a dry run only same-origin GET *subresources* pass
@@ -25,7 +28,7 @@ from urllib.parse import urldefrag, urlsplit
 
 from playwright.sync_api import Browser, Error, Page, Playwright, Request, Route, WebSocketRoute
 
-from jobctrl.apply.adapters.guard_script import CHALLENGE_JS, CLASSIFY_JS, GUARD_JS
+from jobctrl.apply.adapters.guard_script import CHALLENGE_JS, CLASSIFY_JS, GUARD_JS, SUBMITTABLE_GUARD_JS
 from jobctrl.apply.domain.facts import answer_values
 from jobctrl.apply.ports import (
     BrowserApplyRequest,
@@ -34,7 +37,9 @@ from jobctrl.apply.ports import (
     ChallengeWidget,
     FormFilled,
     FormNotFound,
+    FormSubmitted,
     PageUnavailable,
+    SubmitOutcomeUnknown,
 )
 
 CHROMIUM_PATH = "/usr/bin/chromium"
@@ -46,6 +51,8 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--no-first-run",
 )
+_FORM = "form:has([data-jobctrl-field])"
+_SUBMIT_BUTTON = f"{_FORM} button[type=submit], {_FORM} input[type=submit], {_FORM} button:not([type])"
 _WIDGETS: dict[str, ChallengeWidget] = {
     "hcaptcha": "hcaptcha",
     "recaptcha": "recaptcha",
@@ -71,12 +78,18 @@ class NetworkGuard:
     served_reviewed: bool = False
     redirected: int | None = None
     blocked: Counter[str] = field(default_factory=Counter)
+    submits_allowed: int = 0  # armed to 1 only after the submit intent is committed
+    submitted: int = 0
 
     def handle(self, route: Route, request: Request) -> None:
         url = urldefrag(request.url).url
         same_origin = _origin(url) == _origin(self.reviewed_url)
         is_document = request.resource_type == "document"
-        if request.method != "GET":
+        if request.method == "POST" and is_document and same_origin and self.submits_allowed > 0:
+            self.submits_allowed -= 1
+            self.submitted += 1
+            self._send_once(route)
+        elif request.method != "GET":
             self._refuse(route, "non_get_request", is_document)
         elif is_document and url == self.reviewed_url and not self.served_reviewed:
             self.served_reviewed = True
@@ -90,6 +103,16 @@ class NetworkGuard:
             route.continue_()
         else:
             self._refuse(route, "navigation" if is_document else "cross_origin_request", is_document)
+
+    def _send_once(self, route: Route) -> None:
+        # Sent by Playwright's own client, not the browser's network stack: Chromium resends a POST
+        # whose connection closed unanswered, and that second send would pass below this guard.
+        try:
+            response = route.fetch(max_redirects=0)
+        except Error:
+            route.abort("failed")  # sent, maybe received, never answered: the outcome is unknown
+        else:
+            route.fulfill(response=response)
 
     def _refuse(self, route: Route, kind: str, is_document: bool) -> None:
         self.blocked[kind] += 1
@@ -107,7 +130,7 @@ class NetworkGuard:
 
 
 class PlaywrightBrowserApply:
-    """Fills an application form from profile + materials; never submits."""
+    """Fills an application form from profile + materials; submits only through ``before_submit``."""
 
     def __init__(self, browser: Browser, *, settle_ms: int = 600, timeout_ms: int = 15_000) -> None:
         self._browser = browser
@@ -122,7 +145,8 @@ class PlaywrightBrowserApply:
         try:
             context.set_default_timeout(self._timeout_ms)
             context.expose_binding("__jobctrlBlocked", lambda _source, kind: page_blocked.update([str(kind)]))
-            context.add_init_script(GUARD_JS)
+            submittable = request.before_submit is not None and not request.dry_run
+            context.add_init_script(SUBMITTABLE_GUARD_JS if submittable else GUARD_JS)
             context.route(re.compile(r".*"), guard.handle)
             context.route_web_socket(re.compile(r".*"), guard.refuse_websocket)
             page = context.new_page()
@@ -148,16 +172,44 @@ class PlaywrightBrowserApply:
             if widget is not None:
                 return ChallengeDetected(widget=widget)
             missing = _missing(filled, has_cover_field="cover_letter" in kinds)
-            return FormFilled(
+            form = FormFilled(
                 filled=tuple(filled),
                 missing=missing,
                 blocked_attempts=sum(guard.blocked.values()) + sum(page_blocked.values()),
             )
+            if not submittable:
+                return form
+            return self._submit_once(page, guard, form, request)
         finally:
             # Offline first: unload handlers (pagehide beacons, keepalive fetches) fire on close, after
             # the route handlers may be gone; an offline context cannot reach the network at all.
             context.set_offline(True)
             context.close()
+
+    def _submit_once(
+        self, page: Page, guard: NetworkGuard, form: FormFilled, request: BrowserApplyRequest
+    ) -> FormFilled | FormSubmitted | SubmitOutcomeUnknown:
+        """One click on the POST form's submit button, after ``before_submit`` committed the intent.
+        A form without one (or a GET form) is left for the person, as every other site's is."""
+        assert request.before_submit is not None
+        button, forms = page.locator(_SUBMIT_BUTTON).first, page.locator(_FORM)
+        if forms.count() == 0 or button.count() == 0:
+            return form
+        method = forms.first.evaluate("f => (f.getAttribute('method') || 'get').toLowerCase()")
+        if method != "post" or not request.before_submit(form):
+            return form
+        guard.submits_allowed = 1
+        try:
+            with page.expect_request(lambda r: r.method == "POST" and r.resource_type == "document") as sent:
+                button.click(no_wait_after=True)
+            answer = sent.value.response()  # waits for the answer; None when the request failed
+        except Error as exc:  # clicked, but no answer seen: the application may have gone
+            return SubmitOutcomeUnknown(detail=f"{type(exc).__name__}: {exc}"[:300])
+        finally:
+            guard.submits_allowed = 0
+        if answer is None or guard.submitted != 1:
+            return SubmitOutcomeUnknown(detail="the submit request got no answer")
+        return FormSubmitted(filled=form.filled, status=answer.status)
 
     def _challenge(self, page: Page) -> ChallengeWidget | None:
         found: Any = page.evaluate(CHALLENGE_JS)

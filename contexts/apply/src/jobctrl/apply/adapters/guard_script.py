@@ -7,7 +7,7 @@ put the originals back.  Network-level interception (see ``browser.py``) is the 
 this misses (e.g. a pristine prototype taken from a fresh iframe).
 """
 
-GUARD_JS = r"""
+_GUARD_TEMPLATE = r"""
 (() => {
   const report = (kind) => {
     try { if (typeof window.__jobctrlBlocked === 'function') window.__jobctrlBlocked(kind); } catch (e) {}
@@ -17,11 +17,7 @@ GUARD_JS = r"""
   };
   pin(HTMLFormElement.prototype, 'submit', function () { report('form_submit'); });
   pin(HTMLFormElement.prototype, 'requestSubmit', function () { report('form_request_submit'); });
-  window.addEventListener('submit', (e) => {
-    e.preventDefault();
-    e.stopImmediatePropagation();
-    report('submit_event');
-  }, true);
+  /*SUBMIT_EVENT_GUARD*/
   const beacon = function () { report('send_beacon'); return false; };
   pin(Navigator.prototype, 'sendBeacon', beacon);
   pin(navigator, 'sendBeacon', beacon);
@@ -34,6 +30,18 @@ GUARD_JS = r"""
   pin(window, 'open', function () { report('window_open'); return null; });
 })();
 """
+
+_SUBMIT_EVENT_GUARD = r"""window.addEventListener('submit', (e) => {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    report('submit_event');
+  }, true);"""
+
+GUARD_JS = _GUARD_TEMPLATE.replace("/*SUBMIT_EVENT_GUARD*/", _SUBMIT_EVENT_GUARD)
+#: A live run on an allowlisted site (ADR 0280): the submit event is left alone so the driver's one
+#: click on the submit button can submit natively; ``submit``/``requestSubmit`` stay disarmed and the
+#: network guard still refuses every non-GET request until the intent is committed, then lets one by.
+SUBMITTABLE_GUARD_JS = _GUARD_TEMPLATE.replace("/*SUBMIT_EVENT_GUARD*/", "")
 
 CLASSIFY_JS = r"""
 () => {

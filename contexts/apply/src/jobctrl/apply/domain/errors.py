@@ -113,6 +113,13 @@ class EmailSendOutcomeAmbiguous(JobCtrlError):
     retryable = False
 
 
+class BrowserSubmitOutcomeAmbiguous(JobCtrlError):
+    """A browser submit was clicked after the intent but no answer was seen: it may have gone."""
+
+    code = "browser_submit_outcome_ambiguous"
+    retryable = False
+
+
 class DryRunViolation(JobCtrlError):
     """An adapter reported a submission during a dry run."""
 

@@ -8,6 +8,7 @@ them as inputs makes every rule testable without the other contexts and keeps th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True)
@@ -31,11 +32,20 @@ class CurrentJobFacts:
 
 @dataclass(frozen=True)
 class ClaimPolicy:
-    """Settings re-read at claim time (``min_fit_score``, ``apply_approval_required``)."""
+    """Settings re-read at claim time (``min_fit_score``, ``apply_approval_required``,
+    ``browser_submit_allowlist``: the hosts whose forms an approved live run submits itself)."""
 
     min_score: float = 7.0
     approval_required: bool = True
     max_attempts: int = 3
+    browser_submit_hosts: frozenset[str] = frozenset()
+
+    def submits_browser_form(self, application_url: str) -> bool:
+        """True when the URL's host is on the explicit allowlist (exact host, case-insensitive);
+        every other site's live run stops for the person's own submit (ADR 0280)."""
+        parts = urlsplit(application_url)
+        host = (parts.hostname or "").lower()
+        return parts.scheme in ("http", "https") and bool(host) and host in self.browser_submit_hosts
 
 
 @dataclass(frozen=True)

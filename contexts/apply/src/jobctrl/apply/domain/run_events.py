@@ -28,13 +28,18 @@ class DryRunCompleted(
     blocked_attempts: int
 
 
+VerificationCause = Literal[
+    "intent_without_result", "email_send_outcome_ambiguous", "browser_submit_outcome_ambiguous"
+]
+
+
 class NeedsVerification(
     msgspec.Struct, frozen=True, kw_only=True, rename="camel", tag="needs_verification", tag_field="kind"
 ):
     """A submit was intended but no terminal result exists: a human must check; nothing is resent."""
 
     code: Literal["APPLY_NEEDS_VERIFICATION"] = "APPLY_NEEDS_VERIFICATION"
-    cause: Literal["intent_without_result", "email_send_outcome_ambiguous"]
+    cause: VerificationCause
 
 
 class Answer(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):

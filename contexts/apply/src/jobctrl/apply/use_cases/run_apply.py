@@ -1,10 +1,14 @@
 """Run a claimed browser apply, dry or live, and record how it ended.
 
-Neither mode ever submits.  A dry run records dry-run evidence (coverage bound to the materials
-generation, profile version and URL it ran against); a driver reporting a submission during a dry run
-is a violation and fails the run.  A live run fills the form and stops for the human's final submit
+A dry run never submits: it records dry-run evidence (coverage bound to the materials generation,
+profile version and URL it ran against); a driver reporting a submission during a dry run is a
+violation and fails the run.  A live run fills the form and stops for the human's final submit
 (``ApplySubmissionBlocked(trusted_final_submit_required)``), recording first the hand-off the person
-finishes it from (``needs_manual_completion``: the reviewed URL and the answers it was filled with).
+finishes it from (``needs_manual_completion``: the reviewed URL and the answers it was filled with) --
+unless the site's host is on the configured allowlist (``ClaimPolicy.browser_submit_hosts``, ADR 0280)
+and the run is approved after dry-run evidence and filled the whole form: then ``ApplySubmitIntended``
+is committed before the driver's one click on submit, and a click without a clear answer (or a
+failure after the intent) needs the user's verification, never a second click.
 An email target (``mailto:``) is never opened in a browser: its dry run records the exact candidate
 message (recipient, subject, body, attachment) the user approves; its live run is
 ``send_email_application``.  A CAPTCHA or third-party challenge stops
@@ -16,7 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jobctrl.apply.domain.approval import approval_refusal_reason
-from jobctrl.apply.domain.errors import ApprovalRefused, DryRunViolation, RunNotActive
+from jobctrl.apply.domain.errors import (
+    ApprovalRefused,
+    BrowserSubmitOutcomeAmbiguous,
+    DryRunViolation,
+    RunNotActive,
+)
 from jobctrl.apply.domain.facts import (
     ApplicantProfile,
     ApplicationMaterials,
@@ -26,13 +35,20 @@ from jobctrl.apply.domain.facts import (
     email_target,
 )
 from jobctrl.apply.domain.job_application import EmailCandidate, JobApplication, RunStatus
-from jobctrl.apply.domain.run_events import Answer, DryRunCompleted, FailureResult, ManualCompletionPrepared
+from jobctrl.apply.domain.run_events import (
+    Answer,
+    DryRunCompleted,
+    FailureResult,
+    ManualCompletionPrepared,
+    NeedsVerification,
+)
 from jobctrl.apply.ports import (
     BrowserApplyPort,
     BrowserApplyRequest,
     ChallengeDetected,
     FormFilled,
     FormNotFound,
+    FormSubmitted,
     PageUnavailable,
 )
 from jobctrl.apply.use_cases._common import jobs
@@ -100,15 +116,47 @@ def run_apply(
         )  # fmt: skip
         _save(repo, app, owner)
         return ApplyRunResult(run_id=run_id, status=app.run(run_id).status)
-    if not run.dry_run and policy.approval_required:
+    submits = False
+    if not run.dry_run:
         reason = approval_refusal_reason(app, facts, email=False)
-        if reason is not None:
+        if policy.approval_required and reason is not None:
             raise ApprovalRefused(reason)
-    outcome = browser.fill_application(
-        BrowserApplyRequest(
-            url=facts.application_url, profile=profile, materials=materials, dry_run=run.dry_run
-        )
-    )
+        # Submitting itself needs all three: an allowlisted host, the approval bound to this target
+        # after dry-run evidence (even when approval is not required to claim), and a whole form.
+        submits = reason is None and policy.submits_browser_form(facts.application_url)
+    intended = False
+
+    def before_submit(form: FormFilled) -> bool:
+        nonlocal intended
+        if form.missing:
+            return False  # an incomplete form is never sent: the person finishes it
+        app.intend_submit(
+            run_id, tenant_id=tenant_id, intended_at=now_iso(clock),
+            material_version=f"{facts.materials_generation}:{materials.resume_artifact_id or 'browser-form'}",
+        )  # fmt: skip
+        _save(repo, app, owner)  # the intent is durable before the click
+        intended = True
+        return True
+
+    request = BrowserApplyRequest(
+        url=facts.application_url, profile=profile, materials=materials, dry_run=run.dry_run,
+        before_submit=before_submit if submits else None,
+    )  # fmt: skip
+    try:
+        outcome = browser.fill_application(request)
+    except Exception as exc:
+        if not intended:
+            raise
+        _ambiguous(repo, app, run_id, owner)
+        message = f"apply run {run_id!r}: the browser failed after its intent"
+        raise BrowserSubmitOutcomeAmbiguous(message) from exc
+    if intended:
+        if isinstance(outcome, FormSubmitted) and 200 <= outcome.status < 400:
+            app.mark_submitted(run_id, applied_at=now_iso(clock), verification_confidence=1.0)
+            _save(repo, app, owner)
+            return ApplyRunResult(run_id=run_id, status=app.run(run_id).status)
+        _ambiguous(repo, app, run_id, owner)
+        raise BrowserSubmitOutcomeAmbiguous(f"apply run {run_id!r}: no clear answer to the one submit")
     violation = False
     match outcome:
         case ChallengeDetected():
@@ -153,6 +201,13 @@ def _evidence(outcome: FormFilled, facts: CurrentJobFacts) -> DryRunCompleted:
         missing=list(outcome.missing),
         blocked_attempts=outcome.blocked_attempts,
     )
+
+
+def _ambiguous(
+    repo: AggregateRepository[JobApplication], app: JobApplication, run_id: str, owner: WriteOrigin
+) -> None:
+    app.mark_needs_verification(run_id, NeedsVerification(cause="browser_submit_outcome_ambiguous"))
+    _save(repo, app, owner)
 
 
 def _save(repo: AggregateRepository[JobApplication], app: JobApplication, owner: WriteOrigin) -> None:

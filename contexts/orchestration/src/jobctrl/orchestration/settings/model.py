@@ -8,6 +8,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from jobctrl.orchestration.settings.cron import validate_cron
 
+#: A host name (lower case, no scheme, port or path): the form of one browser-submit allowlist entry.
+_LABEL = r"[a-z0-9]([a-z0-9\-]{0,61}[a-z0-9])?"
+Host = Annotated[str, Field(min_length=1, max_length=253, pattern=rf"^{_LABEL}(\.{_LABEL})*$")]
+
 DEFAULT_USER_AGENT = "JobCtrl/0.1 (+local job search; contact: owner of this install)"
 
 
@@ -38,6 +42,9 @@ class OrchestrationSettings(BaseModel):
     smtp_username: Annotated[str, Field(max_length=320)] = ""
     smtp_from: Annotated[str, Field(max_length=320)] = ""
     smtp_password_env: Annotated[str, Field(pattern=r"^[A-Z_][A-Z0-9_]{0,99}$")] = "JOBCTRL_SMTP_PASSWORD"
+    # The sites whose application forms an approved live run submits itself, after dry-run evidence
+    # (ADR 0280).  Empty (the default): every browser application stops for the person's own submit.
+    browser_submit_allowlist: Annotated[tuple[Host, ...], Field(max_length=100)] = ()
     # Days after an application without an outcome before its follow-up is due (ADR 0163).
     follow_up_days: Annotated[int, Field(ge=1, le=90)] = 7
 

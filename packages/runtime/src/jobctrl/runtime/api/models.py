@@ -213,6 +213,7 @@ class SettingsView(Wire):
     smtp_username: str
     smtp_from: str
     smtp_password_env: str
+    browser_submit_allowlist: list[str]
     follow_up_days: int
 
 
@@ -245,6 +246,7 @@ class SettingsPatch(Request):
     smtp_username: str | None = None
     smtp_from: str | None = None
     smtp_password_env: str | None = None
+    browser_submit_allowlist: list[str] | None = None
     follow_up_days: int | None = None
 
 

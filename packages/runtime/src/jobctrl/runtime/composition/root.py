@@ -69,6 +69,15 @@ def honest_user_agent(settings: OrchestrationSettings) -> UserAgent:
     return UserAgent(contact=os.environ.get("JOBCTRL_CRAWL_CONTACT") or "mailto:owner@jobctrl.localhost")
 
 
+def claim_policy(min_score: float, settings: OrchestrationSettings) -> ClaimPolicy:
+    """What the apply activity obeys at each claim, from the saved settings as they are now."""
+    return ClaimPolicy(
+        min_score=min_score,
+        approval_required=settings.apply_approval_required,
+        browser_submit_hosts=frozenset(settings.browser_submit_allowlist),
+    )
+
+
 def local_policy(policy: CrawlPolicy) -> CrawlPolicy:
     """Loopback sources (the sample board) may be crawled; everything else keeps its policy."""
     return policy.for_local_servers().replace(min_interval_s=0.0)
@@ -194,10 +203,7 @@ class Composition:
                 candidates=lambda tenant, limit: facts.apply_candidates(
                     tenant, min(limit, settings_store.load().apply_concurrency)
                 ),
-                policy=lambda: ClaimPolicy(
-                    min_score=float(threshold()),
-                    approval_required=settings_store.load().apply_approval_required,
-                ),
+                policy=lambda: claim_policy(float(threshold()), settings_store.load()),
                 browser=browser or managed_browser,  # type: ignore[arg-type]
                 clock=clock, model=llm.model if hasattr(llm, "model") else "llm",
                 email_sender=smtp_sender_from(settings_store.load), artifacts=ResumePdfReader(artifacts),

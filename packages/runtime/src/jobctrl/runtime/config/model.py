@@ -144,6 +144,10 @@ class ApplyConfig(Section):
     auto_apply: bool = False
     approval_required: bool = True
     min_fit_score: Annotated[float, Field(ge=0, le=10)] = 7
+    # Hosts whose forms an approved live run submits itself (ADR 0280); any other site hands off.
+    browser_submit_allowlist: list[Annotated[str, Field(min_length=1, max_length=253)]] = Field(
+        default_factory=list, max_length=100
+    )
 
 
 class WorkerConfig(Section):

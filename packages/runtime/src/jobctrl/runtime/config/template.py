@@ -46,6 +46,9 @@ template = "classic"
 auto_apply = false
 approval_required = true
 min_fit_score = 7
+# Hosts whose application forms an approved live run submits itself (exact, lower-case host names).
+# Any other site: the run fills the form and hands it to you (`jobctrl apply open JOB_ID`).
+browser_submit_allowlist = []      # e.g. ["jobs.acme.example"]
 
 # [worker]
 # activity_slots = 4

@@ -94,6 +94,7 @@ def site_pages() -> dict[str, str]:
         "/jobs/honest": page(FORM),
         "/jobs/partial": page(PARTIAL_FORM),
         "/jobs/no-form": page("<p>Closed</p>"),
+        "/jobs/drops-the-answer": page(FORM.replace('action="/submit"', 'action="/submit-dropped"')),
     }
     for name, script in HOSTILE_SCRIPTS.items():
         head = '<meta http-equiv="refresh" content="0;url=/elsewhere">' if name == "meta refresh" else ""

@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections import Counter
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
 from jobctrl.testing.apply_site.pages import site_pages
 
 _ESCAPE_PATHS = ("/submit", "/elsewhere", "/beacon", "/ws")
+DROPPED_PATH = "/submit-dropped"  # a POST here is counted, then the connection closes unanswered
 
 
 class LocalJobSite:
     """``counts``: ``post`` (any non-GET), ``websocket`` (upgrade attempts), ``escape`` (any hit on a
-    submit/navigation/beacon target), ``reviewed_get`` (GETs of application pages)."""
+        submit/navigation/beacon target), ``reviewed_get`` (GETs of application pages).  ``on_post``, when
+    set, is called as each non-GET request arrives (before it is answered)."""
 
     def __init__(self) -> None:
         self.pages = site_pages()
         self.counts: Counter[str] = Counter()
+        self.on_post: Callable[[], None] | None = None
         self._lock = threading.Lock()
         site = self
 
@@ -58,10 +63,16 @@ class LocalJobSite:
 
             def _send(self) -> None:
                 self._count("post")
+                if site.on_post is not None:
+                    site.on_post()
                 if self.path.startswith(_ESCAPE_PATHS):
                     self._count("escape")
                 length = int(self.headers.get("Content-Length") or 0)
                 self.rfile.read(length)
+                if self.path.startswith(DROPPED_PATH):
+                    self.close_connection = True  # took the application, never answered
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    return
                 self._reply(200, b"<p>Application received</p>")
 
             def do_POST(self) -> None:
@@ -96,6 +107,7 @@ class LocalJobSite:
     def reset(self) -> None:
         with self._lock:
             self.counts.clear()
+        self.on_post = None
 
     def start(self) -> LocalJobSite:
         self._thread.start()
