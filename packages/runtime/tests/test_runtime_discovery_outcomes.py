@@ -1,5 +1,6 @@
-"""The durable ends of a Discover execution (ADR 0070), written by runtime activities through the
-discovery context's commands: the run's terminal fact, the members' work plans, the closed membership."""
+"""The durable ends of a Discover execution (ADR 0070), written through the discovery context's
+commands (the fan-out's by ``record_fanout_plans``, ADR 0261): the run's terminal fact, the members'
+work plans, the closed membership."""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ import pytest
 from jobctrl.activity_contracts.contracts import (
     ExecutionRef,
     FamilyOutcome,
-    FanoutInput,
     FinishDiscoveryRunInput,
-    ProgressTick,
     SourceFamilyResult,
 )
 from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
@@ -24,14 +23,12 @@ from jobctrl.discovery.events import (
 )
 from jobctrl.discovery.use_cases.close_execution_membership import InterruptedMembershipCloser
 from jobctrl.discovery.use_cases.link_execution_members import link_execution_members, load_execution
+from jobctrl.discovery.use_cases.record_fanout_plans import record_fanout_plans
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration import start_discovery_run
+from jobctrl.orchestration import WorkPlan, start_discovery_run
 from jobctrl.orchestration.activities import DiscoveryRunActivities
-from jobctrl.orchestration.spend.ledger import ledger_with_settings
-from jobctrl.runtime.activities.deps import ActivityDeps
-from jobctrl.runtime.activities.fanout import FanoutActivities, _Plan
 
 pytestmark = pytest.mark.both_databases
 
@@ -44,10 +41,6 @@ def store(database: Database) -> EventStore:
     store = EventStore(database, registry())
     store.create_schema()
     return store
-
-
-def _deps(store: EventStore) -> ActivityDeps:
-    return ActivityDeps(store=store, spend=ledger_with_settings(store.db), clock=CLOCK)
 
 
 def _run_acts(store: EventStore) -> DiscoveryRunActivities:
@@ -108,14 +101,16 @@ def test_finish_of_a_run_never_started_records_nothing(store: EventStore) -> Non
 def test_fanout_plans_targets_marks_the_rest_not_eligible_and_closes_once(store: EventStore) -> None:
     ref = DiscoveryExecutionRef(EX.tenant_id, EX.workflow_id, EX.temporal_run_id)
     link_execution_members(store, ref, ["job-a", "job-b"], "observed_this_run", clock=CLOCK)
-    fanout = FanoutActivities(_deps(store))
     # The backlog sweep: its target is linked as a backlog member, then planned.
-    backlog = FanoutInput(EX, "existing_backlog", ProgressTick(0, 0))
-    fanout._record_plans(backlog, [_Plan("job-old", ["score", "tailor"], "prep-old")])
-    terminal = FanoutInput(EX, "observed_this_run", ProgressTick(3, 4))
-    plans = [_Plan("job-a", ["score", "tailor", "cover", "pdf"], "prep-a")]
-    assert fanout._record_plans(terminal, plans) == 1  # job-b: not a preparation target
-    assert fanout._record_plans(terminal, plans) == 0  # a retried fan-out records nothing new
+    old = WorkPlan("job-old", ("score", "tailor"), "prep-old", "preparation:old", 1)
+    record_fanout_plans(store, ref, "existing_backlog", [old], clock=CLOCK)
+    plans = [WorkPlan("job-a", ("score", "tailor", "cover", "pdf"), "prep-a", "preparation:a", 1)]
+    assert (
+        record_fanout_plans(store, ref, "observed_this_run", plans, clock=CLOCK) == 1
+    )  # job-b: not a target
+    assert (
+        record_fanout_plans(store, ref, "observed_this_run", plans, clock=CLOCK) == 0
+    )  # a retry: nothing new
     events = _decoded(store)
     recorded = {
         e.job_id: (e.state, e.child_workflow_id, e.reason_code)

@@ -13,7 +13,8 @@
   ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
   ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
   ``known_jobs`` (``known_job_ids``: every discovered job, in bounded pages; ADR 0260),
-  ``record_work_plan``, ``close_execution_membership`` (and ``close_interrupted_membership``),
+  ``record_work_plan``, ``record_fanout_plans`` (a fan-out's plans, ADR 0261),
+  ``close_execution_membership`` (and ``close_interrupted_membership``),
   ``sources`` (the user's sources: ``add_source``, ``remove_source``,
   ``list_sources``, ``registered_sources`` — the catalog Discover runs — and ``import_sources``).
   ``domain.source_spec.parse_source`` parses ``KIND TOKEN_OR_URL``; ``domain.search`` is the
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
         save_execution,
     )
     from jobctrl.discovery.use_cases.load_catalog import load_catalog
+    from jobctrl.discovery.use_cases.record_fanout_plans import record_fanout_plans
     from jobctrl.discovery.use_cases.record_observation import record_observation
     from jobctrl.discovery.use_cases.record_work_plan import (
         mark_member_not_eligible,
@@ -89,6 +91,7 @@ _EXPORTS: dict[str, str] = {
     "run_source_family": "jobctrl.discovery.use_cases.run_source_family",
     "run_discovery": "jobctrl.discovery.use_cases.run_discovery",
     "record_observation": "jobctrl.discovery.use_cases.record_observation",
+    "record_fanout_plans": "jobctrl.discovery.use_cases.record_fanout_plans",
     "load_catalog": "jobctrl.discovery.use_cases.load_catalog",
     "register_source": "jobctrl.discovery.use_cases.register_source",
     "register_sources": "jobctrl.discovery.use_cases.register_sources",
@@ -167,6 +170,7 @@ __all__ = [
     "mark_member_plan_failed",
     "parse_source",
     "plan_member",
+    "record_fanout_plans",
     "record_observation",
     "register_source",
     "register_sources",

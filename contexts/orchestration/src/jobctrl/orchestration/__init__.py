@@ -13,6 +13,9 @@ Temporal's sandbox) imports nothing else:
   ``DiscoveryRunLog`` (discovery's port onto them); the only writers of ``DiscoveryRun*`` events;
 * domain — ``DiscoveryRun``, ``progress_total``, ``WorkflowRun``, ``DescribedStatus``,
   ``RunReconciled``, ``ExecutionSteps``, ``LIFECYCLE_TYPES``, ``NOT_FOUND``;
+* preparation fan-out (ADR 0261) — ``fan_out_preparation`` over ``plan_preparation``
+  (``PreparationTarget`` -> ``WorkPlan``), behind the ports ``StartPreparation`` and
+  ``RecordWorkPlans``;
 * ``stage_machine.apply_trigger(state, trigger, inputs)`` — the reference JSON adapter (stable);
 * the older subpackages (``stages``, ``spend``, ``settings``, ``profile``) by module path until they
   take the same shape.
@@ -28,13 +31,14 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.digest import acknowledge_digest, last_acknowledged
     from jobctrl.orchestration.domain.discovery_run import DiscoveryRun, progress_total
     from jobctrl.orchestration.domain.execution_steps import ExecutionSteps
+    from jobctrl.orchestration.domain.preparation_plan import PreparationTarget, WorkPlan, plan_preparation
     from jobctrl.orchestration.domain.workflow_run import (
         LIFECYCLE_TYPES,
         NOT_FOUND,
         DescribedStatus,
         WorkflowRun,
     )
-    from jobctrl.orchestration.ports import CloseInterruptedMembership
+    from jobctrl.orchestration.ports import CloseInterruptedMembership, RecordWorkPlans, StartPreparation
     from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus, SaveOutcome
     from jobctrl.orchestration.profile.json_resume import (
         InvalidJsonResume,
@@ -64,6 +68,7 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.use_cases._runs import load_run
     from jobctrl.orchestration.use_cases.close_orphaned_discovery_run import close_orphaned_discovery_run
     from jobctrl.orchestration.use_cases.discovery_run_log import DiscoveryRunLog
+    from jobctrl.orchestration.use_cases.fan_out_preparation import fan_out_preparation
     from jobctrl.orchestration.use_cases.finish_discovery_run import finish_discovery_run
     from jobctrl.orchestration.use_cases.interrupt_discovery_run import interrupt_discovery_run
     from jobctrl.orchestration.use_cases.reconcile_workflow_run import RunReconciled, reconcile_workflow_run
@@ -135,6 +140,12 @@ _EXPORTS: dict[str, str] = {
     "close_orphaned_discovery_run": "jobctrl.orchestration.use_cases.close_orphaned_discovery_run",
     "DiscoveryRunLog": "jobctrl.orchestration.use_cases.discovery_run_log",
     "CloseInterruptedMembership": "jobctrl.orchestration.ports",
+    "RecordWorkPlans": "jobctrl.orchestration.ports",
+    "StartPreparation": "jobctrl.orchestration.ports",
+    "PreparationTarget": "jobctrl.orchestration.domain.preparation_plan",
+    "WorkPlan": "jobctrl.orchestration.domain.preparation_plan",
+    "plan_preparation": "jobctrl.orchestration.domain.preparation_plan",
+    "fan_out_preparation": "jobctrl.orchestration.use_cases.fan_out_preparation",
     "APPLY_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
     "AUTO_APPLY_LOOP_ID": "jobctrl.orchestration.workflows.ids",
     "ApplyWorkflow": "jobctrl.orchestration.workflows.apply",
@@ -245,8 +256,10 @@ __all__ = [
     "JobPreparationWorkflow",
     "JobStages",
     "OrchestrationSettings",
+    "PreparationTarget",
     "ProfileContinuationInput",
     "ProfileService",
+    "RecordWorkPlans",
     "RunReconciled",
     "SaveOutcome",
     "SettingsStore",
@@ -255,6 +268,8 @@ __all__ = [
     "StageState",
     "StageTrackerService",
     "Stale",
+    "StartPreparation",
+    "WorkPlan",
     "WorkflowRun",
     "acknowledge_digest",
     "apply_workflow_id",
@@ -264,6 +279,7 @@ __all__ = [
     "contact_research_workflow_id",
     "create_orchestration_tables",
     "discover_workflow_id",
+    "fan_out_preparation",
     "finish_discovery_run",
     "interrupt_discovery_run",
     "kind_of",
@@ -272,6 +288,7 @@ __all__ = [
     "load_run",
     "looks_like_json_resume",
     "normalize_profile",
+    "plan_preparation",
     "preparation_idempotency_key",
     "preparation_workflow_id",
     "progress_total",

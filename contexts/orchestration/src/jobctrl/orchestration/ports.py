@@ -3,12 +3,31 @@
 * ``CloseInterruptedMembership`` — close a Discover execution's membership with
   ``interrupted_<why>`` (discovery's fact, ADR 0083; a no-op once closed).  The discovery run's
   interrupt activity and the describe reconciler call it after the run's own terminal fact.
+* ``StartPreparation`` — start one ``JobPreparationWorkflow`` under its id, attaching to a running
+  one; False when it was started already (the Temporal client, wired by the runtime; ADR 0261).
+* ``RecordWorkPlans`` — record a cohort's work plans on discovery's execution (and, for the terminal
+  cohort, mark the unplanned members not eligible and close the membership); returns how many members
+  it marked not eligible (discovery's ``record_fanout_plans``; ADR 0261).
 """
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from jobctrl.activity_contracts.contracts import Cohort, ExecutionRef
+    from jobctrl.orchestration.domain.preparation_plan import WorkPlan
+    from jobctrl.orchestration.workflows.preparation import JobPreparationInput
 
 
 class CloseInterruptedMembership(Protocol):
     def __call__(self, tenant_id: str, workflow_id: str, run_id: str, why: str) -> None: ...
+
+
+class StartPreparation(Protocol):
+    async def __call__(self, workflow_id: str, payload: JobPreparationInput) -> bool: ...
+
+
+class RecordWorkPlans(Protocol):
+    def __call__(self, execution: ExecutionRef, cohort: Cohort, plans: Sequence[WorkPlan]) -> int: ...

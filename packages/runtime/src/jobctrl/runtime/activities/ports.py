@@ -3,16 +3,11 @@ integration.  Spend has no port here: the activities read orchestration's one le
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
+from jobctrl.orchestration import PreparationTarget
 
-@dataclass(frozen=True)
-class PreparationTarget:
-    job_id: str
-    kind: str  # score_job | tailor_resume
-    target_version: int | None
-    source_event_id: str
+__all__ = ["NoPreparationTargets", "PreparationTarget", "PreparationTargetsPort"]
 
 
 class PreparationTargetsPort(Protocol):
