@@ -764,6 +764,7 @@ export interface OutreachDraftGeneratedPayload {
   generation: number;
   kind: "follow_up" | "intro_request";
   generatedAt: string;
+  sealedDraft?: string | null;
 }
 
 export interface OutreachDraftRevisedPayload {
@@ -771,6 +772,7 @@ export interface OutreachDraftRevisedPayload {
   draftId: string;
   generation: number;
   revisedAt: string;
+  sealedDraft?: string | null;
 }
 
 export interface OutreachDraftApprovedPayload {
@@ -994,6 +996,15 @@ export interface ApplicationFollowUpSnoozedPayload {
   snoozedAt: string;
 }
 
+export interface OutreachReplyRecordedPayload {
+  threadId: string;
+  replyId: string;
+  channel: string;
+  receivedAt: string;
+  recordedAt: string;
+  sealedNote?: string | null;
+}
+
 export type DiscoveryExecutionRefPayload = {
   tenantId: string;
   workflowId: string;
@@ -1032,7 +1043,7 @@ export type StepDetail = {
   itemCount: number | null;
 };
 
-export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced", "ScoringPolicyUpdated", "ApplySubmissionBlocked", "ApplicationIdentityClaimed", "RepeatApplicationOverrideGranted", "DiscoveryRunProgressRecorded", "DiscoveryExecutionMemberLinked", "DiscoveryExecutionMemberPromoted", "DiscoveryExecutionWorkPlanRecorded", "DiscoveryExecutionMembershipClosed", "ProfileContinuationClosed", "SourceConfigured", "SourceRemoved", "SourceCrawlRecorded", "ContactCandidateRejected", "ApplicationFollowUpSnoozed"];
+export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced", "ScoringPolicyUpdated", "ApplySubmissionBlocked", "ApplicationIdentityClaimed", "RepeatApplicationOverrideGranted", "DiscoveryRunProgressRecorded", "DiscoveryExecutionMemberLinked", "DiscoveryExecutionMemberPromoted", "DiscoveryExecutionWorkPlanRecorded", "DiscoveryExecutionMembershipClosed", "ProfileContinuationClosed", "SourceConfigured", "SourceRemoved", "SourceCrawlRecorded", "ContactCandidateRejected", "ApplicationFollowUpSnoozed", "OutreachReplyRecorded"];
 export type JobCtrlEventType = (typeof JOBCTRL_EVENT_TYPES)[number];
 export interface JobCtrlPayloads {
   JobDiscovered: JobDiscoveredPayload;
@@ -1158,6 +1169,7 @@ export interface JobCtrlPayloads {
   SourceCrawlRecorded: SourceCrawlRecordedPayload;
   ContactCandidateRejected: ContactCandidateRejectedPayload;
   ApplicationFollowUpSnoozed: ApplicationFollowUpSnoozedPayload;
+  OutreachReplyRecorded: OutreachReplyRecordedPayload;
 }
 export interface JobCtrlEnvelope<T extends JobCtrlEventType = JobCtrlEventType> {
   eventType: T;

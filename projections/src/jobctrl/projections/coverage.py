@@ -53,10 +53,6 @@ _SOURCES = (
     "a candidate source location is not a source yet; source_quality_projections starts at registration"
 )
 _APPLY = _LATER.format("apply review / outcome read models")
-_WARM_INTRO = (
-    "no view shows warm introductions yet; outreach_thread_projections folds the drafts, sends and"
-    " follow-ups of a thread"
-)
 _MATERIALS = _LATER.format("artifact projections")
 _NO_VIEW = "an audit fact no read model shows; it stays in job_events"
 _PROFILE = (
@@ -112,7 +108,6 @@ NOT_PROJECTED: dict[str, str] = {
     "ProfileImported": _PROFILE,
     "TailoringPolicyUpdated": _MATERIALS,
     "DigestReviewed": _NO_VIEW + " (the digest acknowledgement is read from its aggregate)",
-    "WarmIntroIdentified": _WARM_INTRO,
 }
 
 

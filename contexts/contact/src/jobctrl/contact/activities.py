@@ -1,5 +1,5 @@
 """Contact's Temporal activity: ``run_contact_research`` (only ever started by the user), plus
-``register_offline_contact`` for the offline LLM provider.
+``register_offline_contact`` for the offline LLM provider (candidate extraction and outreach drafts).
 
 The pages are the ones the user supplied for this task (the source-access policy allows only their
 hosts); fetches go through the politeness gateway on a private event loop (a sync activity).  The
@@ -19,6 +19,8 @@ from temporalio import activity
 from jobctrl.activity_contracts.contracts import ContactResearchActivityInput, ContactResearchActivityResult
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.contact.adapters.extraction import TASK, ContactResearchCandidates, extract_offline
+from jobctrl.contact.adapters.outreach_writer import TASK as OUTREACH_TASK
+from jobctrl.contact.adapters.outreach_writer import OutreachMessage, write_offline
 from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
 from jobctrl.contact.ports import PageFetcher
 from jobctrl.contact.use_cases.run_research import ResearchReport, run_research
@@ -36,6 +38,7 @@ def register_offline_contact(provider: OfflineProvider) -> None:
         return extract_offline(request.prompt)
 
     provider.register(TASK, ContactResearchCandidates, extract)
+    provider.register(OUTREACH_TASK, OutreachMessage, write_offline)
 
 
 class ContactActivities:

@@ -146,7 +146,10 @@ class ContactResearchSourceAttempted(DomainEvent, frozen=True):
 
 
 class OutreachDraftGenerated(DomainEvent, frozen=True):
+    """v2 adds ``sealedDraft`` (subject and body) under the contact's subject key (ADR 0275)."""
+
     event_type = "OutreachDraftGenerated"
+    schema_version = 2
     thread_id: str
     contact_id: str
     job_id: str | None
@@ -154,14 +157,19 @@ class OutreachDraftGenerated(DomainEvent, frozen=True):
     generation: int
     kind: Literal["intro_request", "follow_up"]
     generated_at: str
+    sealed_draft: str | None = None
 
 
 class OutreachDraftRevised(DomainEvent, frozen=True):
+    """v2 adds ``sealedDraft``: the user's edited text, sealed under the contact's key (ADR 0275)."""
+
     event_type = "OutreachDraftRevised"
+    schema_version = 2
     thread_id: str
     draft_id: str
     generation: int
     revised_at: str
+    sealed_draft: str | None = None
 
 
 class OutreachDraftApproved(DomainEvent, frozen=True):
@@ -188,6 +196,19 @@ class OutreachSendLogged(DomainEvent, frozen=True):
     channel: str
     sent_at: str
     logged_at: str
+
+
+class OutreachReplyRecorded(DomainEvent, frozen=True):
+    """The user records, by hand, that the contact answered a logged send (ADR 0275); what they said
+    travels only sealed under the contact's key."""
+
+    event_type = "OutreachReplyRecorded"
+    thread_id: str
+    reply_id: str
+    channel: Annotated[str, msgspec.Meta(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+    received_at: str
+    recorded_at: str
+    sealed_note: str | None = None
 
 
 class FollowUpScheduled(DomainEvent, frozen=True):
@@ -233,6 +254,7 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     FollowUpDismissed,
     ContactResearchSourceAttempted,
     ContactCandidateRejected,
+    OutreachReplyRecorded,
 )
 
 
@@ -244,4 +266,6 @@ def _no_sealed_data(payload: dict[str, object]) -> dict[str, object]:
 UPCASTERS: tuple[Upcaster, ...] = (
     Upcaster("ContactAttributeRecorded", 1, _no_sealed_data),
     Upcaster("ContactCandidateProposed", 1, _no_sealed_data),
+    Upcaster("OutreachDraftGenerated", 1, _no_sealed_data),
+    Upcaster("OutreachDraftRevised", 1, _no_sealed_data),
 )

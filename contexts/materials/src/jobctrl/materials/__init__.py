@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from jobctrl.materials.adapters.rendering.pdf import ChromiumPdfRenderer
     from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
     from jobctrl.materials.domain.documents import decode_cover_letter
-    from jobctrl.materials.domain.fabrication import unsupported_claims
+    from jobctrl.materials.domain.fabrication import unsupported_claims, unsupported_profile_claims
     from jobctrl.materials.domain.profile import (
         MAX_POSTING_TEXT,
         MAX_REQUIREMENT_TEXT,
@@ -68,6 +68,7 @@ _EXPORTS: dict[str, str] = {
     "CandidateProfile": "jobctrl.materials.domain.profile",
     "TargetPosting": "jobctrl.materials.domain.profile",
     "unsupported_claims": "jobctrl.materials.domain.fabrication",
+    "unsupported_profile_claims": "jobctrl.materials.domain.fabrication",
     "OfflineMaterialsWriter": "jobctrl.materials.adapters.offline_writer",
     "ArtifactStore": "jobctrl.materials.adapters.artifacts",
     "ChromiumPdfRenderer": "jobctrl.materials.adapters.rendering.pdf",
@@ -110,6 +111,7 @@ __all__ = [
     "suppress_tailored_artifacts",
     "tailor_resume",
     "unsupported_claims",
+    "unsupported_profile_claims",
     "write_cover_letter",
 ]
 __getattr__ = lazy_exports(__name__, _EXPORTS)

@@ -144,6 +144,8 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "ContactCandidateRejected",
     # apply: an application's follow-up put off by the user (ADR 0213)
     "ApplicationFollowUpSnoozed",
+    # contact: a reply to an outreach send, recorded by hand (ADR 0275)
+    "OutreachReplyRecorded",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

@@ -25,8 +25,9 @@ from jobctrl.contact.events import (
     ContactResearchTaskNeedsReview,
     ContactResearchTaskStarted,
     ContactUpdated,
+    WarmIntroIdentified,
 )
-from jobctrl.kernel.text import bound_text
+from jobctrl.kernel.text import bound_text, bounded_code
 from jobctrl.projections.model import DELETED, EventInfo, Fold, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
@@ -46,6 +47,10 @@ contact_projections = sa.Table(
     sa.Column("created_at", sa.String(40), nullable=True),
     sa.Column("last_event_position", sa.BigInteger, nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=True),
+    # WarmIntroIdentified (ADR 0275, p0011): how many warm paths to this contact, the latest's basis
+    sa.Column("warm_intros", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("last_warm_intro_basis", sa.String(64), nullable=True),
+    sa.Column("last_warm_intro_at", sa.String(40), nullable=True),
 )
 
 contact_research_task_projections = sa.Table(
@@ -80,6 +85,9 @@ class ContactRow(msgspec.Struct, frozen=True, gc=False):
     created_at: str | None
     last_event_position: int
     updated_at: str | None
+    warm_intros: int = 0
+    last_warm_intro_basis: str | None = None
+    last_warm_intro_at: str | None = None
 
 
 class ResearchTaskRow(msgspec.Struct, frozen=True, gc=False):
@@ -149,6 +157,16 @@ def on_attribute(
         confirmed_attributes=row.confirmed_attributes + (1 if event.user_confirmed else 0),
         **_stamp(info),
     )
+
+
+def on_warm_intro(row: ContactRow | None, event: WarmIntroIdentified, info: EventInfo) -> ContactRow | None:
+    if row is None:
+        return row  # a deleted (or unknown) contact keeps no trace
+    return msgspec.structs.replace(
+        row, warm_intros=row.warm_intros + 1,
+        last_warm_intro_basis=bounded_code(event.match_basis, fallback="other"),
+        last_warm_intro_at=utc_or_none(event.identified_at), **_stamp(info),
+    )  # fmt: skip
 
 
 def on_contact_deleted(row: ContactRow | None, event: ContactDeleted, info: EventInfo) -> Any:
@@ -261,6 +279,7 @@ CONTACTS_PROJECTION = Projection(
         Fold(ContactCreated, CONTACTS, _contact_key, on_contact_created),
         Fold(ContactUpdated, CONTACTS, _contact_key, on_contact_updated),
         Fold(ContactAttributeRecorded, CONTACTS, _contact_key, on_attribute),
+        Fold(WarmIntroIdentified, CONTACTS, _contact_key, on_warm_intro),
         Fold(ContactDeleted, CONTACTS, _contact_key, on_contact_deleted),
     ),
     # Not self-healed: an empty table is legitimate once every contact was deleted.

@@ -24,6 +24,7 @@ from jobctrl.contact.events import (
     OutreachDraftGenerated,
     OutreachDraftRejected,
     OutreachDraftRevised,
+    OutreachReplyRecorded,
     OutreachSendLogged,
 )
 from jobctrl.kernel.text import bound_text
@@ -57,6 +58,9 @@ outreach_thread_projections = sa.Table(
     sa.Column("follow_up_closed_at", sa.String(40), nullable=True),
     sa.Column("last_event_position", sa.BigInteger, nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=True),
+    # OutreachReplyRecorded (ADR 0275, p0011): replies the user recorded by hand
+    sa.Column("replies", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("last_reply_at", sa.String(40), nullable=True),
 )
 
 
@@ -81,6 +85,8 @@ class ThreadRow(msgspec.Struct, frozen=True, gc=False):
     follow_up_closed_at: str | None
     last_event_position: int
     updated_at: str | None
+    replies: int = 0
+    last_reply_at: str | None = None
 
 
 THREADS = ReadModelTable(outreach_thread_projections, ThreadRow)
@@ -161,6 +167,12 @@ def on_send_logged(row: ThreadRow | None, event: OutreachSendLogged, info: Event
     )  # fmt: skip
 
 
+def on_reply(row: ThreadRow | None, event: OutreachReplyRecorded, info: EventInfo) -> ThreadRow | None:
+    if row is None or row.sends == 0:
+        return row  # a reply answers a logged send
+    return _next(row, event, info, replies=row.replies + 1, last_reply_at=utc_or_none(event.received_at))
+
+
 def on_follow_up(row: ThreadRow | None, event: FollowUpScheduled, info: EventInfo) -> ThreadRow:
     return _next(
         row, event, info, job_id=(row.job_id if row and row.job_id else event.job_id),
@@ -198,6 +210,7 @@ PROJECTION = Projection(
         Fold(OutreachDraftApproved, THREADS, _key, on_approved),
         Fold(OutreachDraftRejected, THREADS, _key, on_rejected),
         Fold(OutreachSendLogged, THREADS, _key, on_send_logged),
+        Fold(OutreachReplyRecorded, THREADS, _key, on_reply),
         Fold(FollowUpScheduled, THREADS, _key, on_follow_up),
         Fold(FollowUpCompleted, THREADS, _key, on_follow_up_completed),
         Fold(FollowUpDismissed, THREADS, _key, on_follow_up_dismissed),

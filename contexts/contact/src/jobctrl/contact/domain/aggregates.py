@@ -162,6 +162,7 @@ class Contact(Aggregate):
         self.exists = False
         self.deleted = False
         self.attribute_ids: set[str] = set()
+        self.sealed_attributes: dict[str, str] = {}  # kind -> sealed value (opened only by the vault)
 
     def create(self, *, employer: str | None, job_id: str | None, role: ContactRole, at: str) -> None:
         if self.exists:
@@ -213,6 +214,10 @@ class Contact(Aggregate):
             )
         )
 
+    def require_live(self) -> None:
+        """Refuse a contact that was never confirmed or has been deleted."""
+        self._require_live()
+
     def _require_live(self) -> None:
         if not self.exists or self.deleted:
             raise ContactRuleViolation(f"contact {self.id} does not exist")
@@ -224,6 +229,8 @@ class Contact(Aggregate):
     @applies(ContactAttributeRecorded)
     def _attribute(self, event: ContactAttributeRecorded) -> None:
         self.attribute_ids.add(event.attribute_id)
+        if event.sealed_value is not None:
+            self.sealed_attributes[event.attribute_kind] = event.sealed_value
 
     @applies(ContactUpdated)
     def _updated(self, _: ContactUpdated) -> None:

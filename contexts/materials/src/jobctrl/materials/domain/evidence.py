@@ -91,6 +91,10 @@ class EvidenceIndex:
     def __contains__(self, fact_id: object) -> bool:
         return fact_id in self._texts
 
+    def for_profile(self) -> Evidence:
+        """Every fact of the profile at once (a message that cites no fact ids, ADR 0275)."""
+        return self.for_facts(list(self._texts))
+
     def for_facts(self, fact_ids: list[str] | tuple[str, ...]) -> Evidence:
         known = [f for f in fact_ids if f in self._texts]
         return Evidence(

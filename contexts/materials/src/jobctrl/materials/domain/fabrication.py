@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
-from jobctrl.materials.domain.evidence import Evidence, normalise
+from jobctrl.materials.domain.evidence import Evidence, EvidenceIndex, normalise
+from jobctrl.materials.domain.profile import CandidateProfile
 
 
 class ClaimKind(StrEnum):
@@ -189,6 +190,14 @@ def unsupported_claims(text: str, evidence: Evidence, exempt: Iterable[str] = ()
     _numbers(scan)
     _proper_nouns(scan)
     return scan.unsupported
+
+
+def unsupported_profile_claims(
+    text: str, profile: CandidateProfile, exempt: Iterable[str] = ()
+) -> list[UnsupportedClaim]:
+    """The same gate over a text that cites no facts (an outreach message): the whole profile is its
+    evidence (ADR 0275)."""
+    return unsupported_claims(text, EvidenceIndex(profile).for_profile(), exempt)
 
 
 def _dates(scan: _Scanner) -> None:

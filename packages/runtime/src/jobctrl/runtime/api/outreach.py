@@ -39,6 +39,8 @@ class ThreadView(Wire):
     follow_up_due_at: str | None
     follow_up_basis: str | None
     follow_up_closed_at: str | None
+    replies: int = 0
+    last_reply_at: str | None = None
 
 
 class ThreadList(Wire):
