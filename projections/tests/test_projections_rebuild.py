@@ -126,8 +126,9 @@ def test_an_older_read_model_schema_is_migrated_before_use(
         )
     runner = ProjectionRunner(database, reg)
     # The legacy rows cannot carry a timeline: the migration drops them and start-up rebuilds them (and
-    # the dashboard counters, which the old schema did not have) from the log.
-    assert runner.prepare() == ["workflow_runs", "dashboard"]
+    # the dashboard counters and the per-run history (p0012), which the old schema did not have) from
+    # the log.
+    assert runner.prepare() == ["workflow_runs", "workflow_run_history", "dashboard"]
     assert current_revision(database) == head_revision()
     with database.read() as conn:
         row = conn.execute(sa.select(workflow_run_projections)).one()

@@ -39,6 +39,8 @@ list against the tables; times are ISO-8601 UTC ``...Z`` strings, ``*_json`` col
   started_at, finished_at, error_code, last_event_position, duration_ms, error_message, retryable,
   cancel_requested_at, recovered, input_summary_json, previous_run_ids_json, timeline_json,
   timeline_total, updated_at, cancel_requested_by (who asked for the cancel, p0010).
+* ``workflow_run_history`` — key (tenant_id, workflow_id, run_id): the same columns, one row per run
+  of a workflow id, folded by the same rules (p0012, ADR 0271).
 
 Other read models: dashboard_projections, job_list/job_detail_projections, apply_run_projections,
 contact_projections, contact_research_task_projections, discovery_run_projections,

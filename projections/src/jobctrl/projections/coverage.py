@@ -24,12 +24,14 @@ from jobctrl.projections.read_models import (
     scoring_policies,
     source_quality,
     stage_states,
+    workflow_run_history,
     workflow_runs,
 )
 
 # Folded under the shared ``operations`` watermark, in this order within a batch.
 OPERATIONS: tuple[Projection, ...] = (
     workflow_runs.PROJECTION,
+    workflow_run_history.PROJECTION,
     pipeline_steps.PROJECTION,
     stage_states.PROJECTION,
     dashboard.PROJECTION,

@@ -235,7 +235,7 @@ def on_cancel_requested(
 Closed = WorkflowCompleted | WorkflowFailed | WorkflowCanceled | WorkflowTimedOut | WorkflowTerminated
 
 
-def _closer(status: RunStatus) -> Any:
+def closer(status: RunStatus) -> Any:
     def on_closed(row: WorkflowRunRow | None, event: Closed, info: EventInfo) -> WorkflowRunRow | None:
         run_id = event.temporal_run_id
         at = utc_or_none(event.finished_at)
@@ -295,11 +295,11 @@ PROJECTION = Projection(
     folds=(
         Fold(WorkflowStarted, WORKFLOW_RUNS, _key, on_started),
         Fold(WorkflowCancellationRequested, WORKFLOW_RUNS, _key, on_cancel_requested),
-        Fold(WorkflowCompleted, WORKFLOW_RUNS, _key, _closer("succeeded")),
-        Fold(WorkflowFailed, WORKFLOW_RUNS, _key, _closer("failed")),
-        Fold(WorkflowCanceled, WORKFLOW_RUNS, _key, _closer("canceled")),
-        Fold(WorkflowTimedOut, WORKFLOW_RUNS, _key, _closer("timed_out")),
-        Fold(WorkflowTerminated, WORKFLOW_RUNS, _key, _closer("terminated")),
+        Fold(WorkflowCompleted, WORKFLOW_RUNS, _key, closer("succeeded")),
+        Fold(WorkflowFailed, WORKFLOW_RUNS, _key, closer("failed")),
+        Fold(WorkflowCanceled, WORKFLOW_RUNS, _key, closer("canceled")),
+        Fold(WorkflowTimedOut, WORKFLOW_RUNS, _key, closer("timed_out")),
+        Fold(WorkflowTerminated, WORKFLOW_RUNS, _key, closer("terminated")),
     ),
     creates_rows_on=frozenset(
         {

@@ -1,7 +1,13 @@
 """Read routes over the projections: jobs, one job, workflow runs, one run.
 
 Everything here reads read models only (``job_list_projections``, ``job_detail_projections``,
-``job_stage_states``, ``workflow_run_projections``, ``pipeline_step_projections``); nothing writes.
+``job_stage_states``, ``workflow_run_projections``, ``workflow_run_history``,
+``pipeline_step_projections``); nothing writes.
+
+A workflow id's latest run is ``GET /v1/workflow-runs/{id}``; every run of it (a rerun of Discover keeps
+the deterministic id and gets a new run id) is listed by ``GET /v1/workflow-runs/{id}/runs`` and
+reached by ``GET /v1/workflow-runs/{id}?runId=`` (ADR 0271).  Only the latest run can be canceled
+(the cancel route addresses the workflow id), so only its summary may say ``cancelable``.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from jobctrl.projections.read_models.job_detail import job_detail_projections
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.projections.read_models.workflow_run_history import workflow_run_history
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.runtime.api.discover_phase import is_cancelable
 from jobctrl.runtime.api.errors import ApiError
@@ -40,6 +47,14 @@ from jobctrl.runtime.api.services import Services, services
 
 JobIdPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$", description="the job id")]
 RunIdPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$", description="the workflow id")]
+TemporalRunId = Annotated[
+    str | None,
+    Query(
+        alias="runId",
+        pattern=r"^[A-Za-z0-9_.:\-]{1,200}$",
+        description="one run of the workflow id (default: its latest run)",
+    ),
+]
 NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
 
 router = APIRouter(prefix="/v1", tags=["read"])
@@ -184,7 +199,7 @@ def get_job(job_id: JobIdPath, svc: Annotated[Services, Depends(services)]) -> J
     )
 
 
-def _run_summary(conn: Connection, row: Any) -> WorkflowRunSummary:
+def _run_summary(conn: Connection, row: Any, *, latest: bool = True) -> WorkflowRunSummary:
     phase = run_phase(conn, row)
     return WorkflowRunSummary(
         workflow_id=row.workflow_id,
@@ -192,7 +207,7 @@ def _run_summary(conn: Connection, row: Any) -> WorkflowRunSummary:
         run_id=row.run_id,
         status=row.status,
         phase=phase,
-        cancelable=is_cancelable(row.workflow_type, row.status, phase),
+        cancelable=latest and is_cancelable(row.workflow_type, row.status, phase),
         cancel_requested_at=row.cancel_requested_at,
         cancel_requested_by=row.cancel_requested_by,
         started_at=row.started_at,
@@ -238,13 +253,66 @@ def list_runs(
     return WorkflowRunPage(items=items, total=total, limit=limit, offset=offset)
 
 
+def _latest_run_id(conn: Connection, tenant_id: str, workflow_id: str) -> str | None:
+    where = (wr.c.tenant_id == tenant_id, wr.c.workflow_id == workflow_id)
+    run_id: str | None = conn.execute(sa.select(wr.c.run_id).where(*where)).scalar_one_or_none()
+    return run_id
+
+
+def load_run_of(conn: Connection, tenant_id: str, workflow_id: str, run_id: str) -> Any:
+    h = workflow_run_history
+    row = conn.execute(
+        sa.select(h).where(h.c.tenant_id == tenant_id, h.c.workflow_id == workflow_id, h.c.run_id == run_id)
+    ).first()
+    if row is None:
+        raise ApiError(404, "workflow_run_not_found", f"no run {run_id} of workflow {workflow_id}")
+    return row
+
+
+@router.get(
+    "/workflow-runs/{workflow_id}/runs",
+    response_model=WorkflowRunPage,
+    responses=NOT_FOUND,
+    summary="Every run of one workflow id, newest first",
+)
+def list_runs_of(
+    workflow_id: RunIdPath,
+    svc: Annotated[Services, Depends(services)],
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> WorkflowRunPage:
+    h = workflow_run_history
+    where = (h.c.tenant_id == svc.tenant_id, h.c.workflow_id == workflow_id)
+    with svc.db.read() as conn:
+        total = conn.execute(sa.select(sa.func.count()).select_from(h).where(*where)).scalar_one()
+        if total == 0:
+            raise ApiError(404, "workflow_run_not_found", f"no workflow run {workflow_id}")
+        latest = _latest_run_id(conn, svc.tenant_id, workflow_id)
+        rows = conn.execute(
+            sa.select(h)
+            .where(*where)
+            .order_by(h.c.last_event_position.desc(), h.c.run_id)
+            .limit(limit)
+            .offset(offset)
+        ).all()
+        items = [_run_summary(conn, r, latest=r.run_id == (latest or "")) for r in rows]
+    return WorkflowRunPage(items=items, total=total, limit=limit, offset=offset)
+
+
 @router.get(
     "/workflow-runs/{workflow_id}", response_model=WorkflowRunDetail, responses=NOT_FOUND, summary="One run"
 )
-def get_run(workflow_id: RunIdPath, svc: Annotated[Services, Depends(services)]) -> WorkflowRunDetail:
+def get_run(
+    workflow_id: RunIdPath, svc: Annotated[Services, Depends(services)], run_id: TemporalRunId = None
+) -> WorkflowRunDetail:
     with svc.db.read() as conn:
-        row = load_run(conn, svc.tenant_id, workflow_id)
-        summary = _run_summary(conn, row)
+        if run_id is None:
+            row = load_run(conn, svc.tenant_id, workflow_id)
+            summary = _run_summary(conn, row)
+        else:
+            row = load_run_of(conn, svc.tenant_id, workflow_id, run_id)
+            latest = _latest_run_id(conn, svc.tenant_id, workflow_id)
+            summary = _run_summary(conn, row, latest=run_id == latest)
     return WorkflowRunDetail(
         **summary.model_dump(),
         duration_ms=row.duration_ms,
