@@ -10,11 +10,12 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from jobctrl.discovery.domain.content import content_fingerprint, shingles
 from jobctrl.discovery.domain.dedupe import Candidate, JobCatalog, KnownJob, decide
 from jobctrl.discovery.domain.errors import DiscoveryRuleViolated
-from jobctrl.discovery.domain.execution import DiscoveryExecution, DiscoveryExecutionRef
+from jobctrl.discovery.domain.execution import DiscoveryExecution
 from jobctrl.discovery.domain.identity import resolve_identity
 from jobctrl.discovery.domain.source_health import SourceRunOutcome, recommend
 from jobctrl.discovery.domain.urls import normalize_url
 from jobctrl.discovery.events import DiscoveryRunProgressRecorded
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.orchestration import DiscoveryRun, progress_total
 
 scenarios("discovery/discovery_rules.feature")
@@ -116,7 +117,7 @@ def recorded(run: DiscoveryRun, expected: str) -> None:
 
 @given(parsers.parse('a Discover execution "{wf}" run "{rid}"'), target_fixture="execution")
 def execution(wf: str, rid: str) -> DiscoveryExecution:
-    return DiscoveryExecution.for_ref(DiscoveryExecutionRef("local", wf, rid))
+    return DiscoveryExecution.for_ref(ExecutionRef("local", wf, rid))
 
 
 @when(parsers.parse('job "{job}" is linked as {a}, then as {b}, then as {c}'))

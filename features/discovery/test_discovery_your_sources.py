@@ -17,15 +17,11 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from temporalio.testing import ActivityEnvironment
 from typer.testing import CliRunner, Result
 
-from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
-    PlanSourcesInput,
-    ProgressTick,
-    SourceFamilyInput,
-)
+from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick, SourceFamilyInput
 from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app

@@ -26,6 +26,16 @@ Feature: The event registry and its generated schemas
     When JobHidden gains a field but keeps schema version 1
     Then the check fails saying JobHidden changed shape without a new schema version
 
+  Scenario: Renaming a nested payload type with the same fields is not a change of shape
+    Given generated artefacts for the JobCtrl registry
+    When PipelineStepQueued's execution reference type is renamed but keeps its fields
+    Then regenerating the artefacts succeeds and PipelineStepQueued names the new type
+
+  Scenario: A nested payload type gaining a field is a change of shape
+    Given generated artefacts for the JobCtrl registry
+    When PipelineStepQueued's execution reference gains a field but keeps schema version 1
+    Then the check fails saying PipelineStepQueued changed shape without a new schema version
+
   Scenario: A new schema version with an upcaster is accepted
     Given generated artefacts for the JobCtrl registry
     When JobHidden gains a field under schema version 2 with an upcaster from version 1

@@ -15,6 +15,7 @@ from jobctrl.domain_types.schemas import EVENTS_DIR, SchemaParityError, check, g
 from jobctrl.kernel.catalog import REFERENCE_EVENT_NAMES
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.registry import EventRegistry, Upcaster
+from jobctrl.orchestration.events import PipelineStepQueued
 
 scenarios("kernel/registry.feature")
 
@@ -36,6 +37,31 @@ class JobHiddenV2(DomainEvent, frozen=True):
     reason: str
     hidden_at: str
     hidden_by: str
+
+
+class RenamedRef(msgspec.Struct, frozen=True, rename="camel"):
+    """The execution reference under another type name, with the same fields."""
+
+    tenant_id: str
+    workflow_id: str
+    temporal_run_id: str
+
+
+class WiderRef(msgspec.Struct, frozen=True, rename="camel"):
+    """The execution reference with one more field (the mistake, one level down)."""
+
+    tenant_id: str
+    workflow_id: str
+    temporal_run_id: str
+    shard: str
+
+
+class QueuedRenamedRef(PipelineStepQueued, frozen=True):
+    execution: RenamedRef  # type: ignore[assignment]
+
+
+class QueuedWiderRef(PipelineStepQueued, frozen=True):
+    execution: WiderRef  # type: ignore[assignment]
 
 
 def _replace(
@@ -84,6 +110,16 @@ def widen_new_version(ctx: dict[str, Any]) -> None:
     ctx["candidate"] = _replace(ctx["registry"], JobHiddenV2, (up,))
 
 
+@when("PipelineStepQueued's execution reference type is renamed but keeps its fields")
+def rename_nested(ctx: dict[str, Any]) -> None:
+    ctx["candidate"] = _replace(ctx["registry"], QueuedRenamedRef)
+
+
+@when("PipelineStepQueued's execution reference gains a field but keeps schema version 1")
+def widen_nested(ctx: dict[str, Any]) -> None:
+    ctx["candidate"] = _replace(ctx["registry"], QueuedWiderRef)
+
+
 @then("its first 100 event types are the reference names in the reference order")
 def reference_order(ctx: dict[str, Any]) -> None:
     assert ctx["registry"].names[:100] == REFERENCE_EVENT_NAMES
@@ -115,11 +151,11 @@ def fails_removed(ctx: dict[str, Any]) -> None:
     assert f"{ctx['registry'].names[-1]} (index {len(ctx['registry']) - 1}) was removed" in str(caught.value)
 
 
-@then("the check fails saying JobHidden changed shape without a new schema version")
-def fails_shape(ctx: dict[str, Any]) -> None:
+@then(parsers.parse("the check fails saying {name} changed shape without a new schema version"))
+def fails_shape(ctx: dict[str, Any], name: str) -> None:
     with pytest.raises(SchemaParityError) as caught:
         generate(ctx["candidate"], ctx["target"])
-    assert "JobHidden changed shape without a new schema version (still v1)" in caught.value.problems
+    assert f"{name} changed shape without a new schema version (still v1)" in caught.value.problems
 
 
 @then("a stored version 1 JobHidden payload decodes as version 2")
@@ -133,4 +169,13 @@ def upcast(ctx: dict[str, Any]) -> None:
 def regenerate(ctx: dict[str, Any]) -> None:
     written = generate(ctx["candidate"], ctx["target"])
     assert "JobHidden.schema.json" in written
+    check(ctx["candidate"], ctx["target"])
+
+
+@then("regenerating the artefacts succeeds and PipelineStepQueued names the new type")
+def regenerate_renamed(ctx: dict[str, Any]) -> None:
+    written = generate(ctx["candidate"], ctx["target"])
+    assert written == ["PipelineStepQueued.schema.json", "events.d.ts"]
+    schema = (ctx["target"] / "PipelineStepQueued.schema.json").read_text()
+    assert '"#/$defs/RenamedRef"' in schema and "ExecutionRefPayload" not in schema
     check(ctx["candidate"], ctx["target"])

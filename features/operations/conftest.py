@@ -17,16 +17,15 @@ from pytest_bdd import given, parsers, then, when
 from jobctrl.discovery.events import (
     DiscoveryExecutionMemberLinked,
     DiscoveryExecutionMembershipClosed,
-    DiscoveryExecutionRefPayload,
     DiscoveryExecutionWorkPlanRecorded,
 )
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
 from jobctrl.kernel.events import DomainEvent, NewEvent
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.orchestration.events import (
-    ExecutionRef,
     PipelineStepCompleted,
     StageBlocked,
     StageCompleted,
@@ -70,8 +69,7 @@ from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 WF = "discover-local"
 RUN = "11111111-1111-4111-8111-111111111111"
-REF = DiscoveryExecutionRefPayload(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
-STEP_REF = ExecutionRef(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
+REF = ExecutionRefPayload(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
 KEY = ExecutionKey("local", WF, RUN)
 COHORTS = {"observed": "observed_this_run", "swept": "existing_backlog"}
 
@@ -220,7 +218,7 @@ def job_exhausted(world: World, job: str, stage: str) -> None:
 def membership_closed(world: World) -> None:
     world.append(
         PipelineStepCompleted(
-            execution=STEP_REF,
+            execution=REF,
             step_kind="preparation_fanout",
             item_key="fanout",
             attempt=1,
@@ -361,7 +359,7 @@ def undecodable_step(world: World) -> None:
 )
 def failed_execution(world: World, workflow: str, count: int) -> None:
     run = f"{workflow}-run"
-    ref = DiscoveryExecutionRefPayload(tenant_id="local", workflow_id=workflow, temporal_run_id=run)
+    ref = ExecutionRefPayload(tenant_id="local", workflow_id=workflow, temporal_run_id=run)
     world.append(
         WorkflowStarted(
             workflow_id=workflow, workflow_type="DiscoverWorkflow", status="in_progress", input_summary={},

@@ -10,14 +10,10 @@ import pytest
 import sqlalchemy as sa
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
-    PipelineStepChange,
-    PipelineStepsInput,
-    StepKind,
-)
+from jobctrl.activity_contracts.contracts import PipelineStepChange, PipelineStepsInput, StepKind
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.activities import LifecycleActivities
 from jobctrl.orchestration.domain.execution_steps import ExecutionSteps

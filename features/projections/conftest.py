@@ -23,9 +23,9 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.enrichment.events import JobEnriched
 from jobctrl.kernel.events import DomainEvent, NewEvent
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.events import (
-    ExecutionRef,
     PipelineStepCompleted,
     PipelineStepFailed,
     PipelineStepQueued,
@@ -54,7 +54,7 @@ from jobctrl.scoring.events import JobScored
 from jobctrl.testing.synthetic import generate, write_log
 
 AT = "2026-03-01T09:00:00.000Z"
-EXECUTION = ExecutionRef(tenant_id="local", workflow_id="discover-local", temporal_run_id="r1")
+EXECUTION = ExecutionRefPayload(tenant_id="local", workflow_id="discover-local", temporal_run_id="r1")
 
 
 @dataclass

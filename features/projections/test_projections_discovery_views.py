@@ -15,7 +15,6 @@ from jobctrl.discovery.events import (
     DiscoveryExecutionMemberLinked,
     DiscoveryExecutionMemberPromoted,
     DiscoveryExecutionMembershipClosed,
-    DiscoveryExecutionRefPayload,
     DiscoveryExecutionWorkPlanRecorded,
     DiscoveryRunFailed,
     DiscoveryRunProgressRecorded,
@@ -23,6 +22,7 @@ from jobctrl.discovery.events import (
     SourceRegistryEntryCreated,
     SourceStateChanged,
 )
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.projections.read_models.apply_runs import apply_run_projections
 from jobctrl.projections.read_models.discovery_executions import (
     discovery_execution_jobs,
@@ -37,9 +37,7 @@ pytestmark = pytest.mark.both_databases
 scenarios("projections/discovery_views.feature")
 
 AT = "2026-03-01T09:00:00.000Z"
-EXECUTION = DiscoveryExecutionRefPayload(
-    tenant_id="local", workflow_id="discover-local", temporal_run_id="r1"
-)
+EXECUTION = ExecutionRefPayload(tenant_id="local", workflow_id="discover-local", temporal_run_id="r1")
 
 
 @pytest.fixture(autouse=True)

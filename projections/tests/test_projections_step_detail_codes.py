@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from jobctrl.orchestration.events import ExecutionRef, PipelineStepCompleted, StepDetail
+from jobctrl.kernel.execution import ExecutionRefPayload
+from jobctrl.orchestration.events import PipelineStepCompleted, StepDetail
 from jobctrl.projections.model import EventInfo
 from jobctrl.projections.read_models.pipeline_steps import UNLISTED_CODE, on_step
 
-REF = ExecutionRef(tenant_id="local", workflow_id="discover-local", temporal_run_id="r1")
+REF = ExecutionRefPayload(tenant_id="local", workflow_id="discover-local", temporal_run_id="r1")
 
 
 def _fold(code: str) -> str | None:

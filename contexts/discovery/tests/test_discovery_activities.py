@@ -11,21 +11,16 @@ import pytest
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 
-from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
-    PlanSourcesInput,
-    ProgressTick,
-    SourceFamilyInput,
-)
+from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick, SourceFamilyInput
 from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
 from jobctrl.discovery.use_cases.link_execution_members import load_execution
 from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.politeness import PolitenessGateway, UserAgent
@@ -59,9 +54,7 @@ def test_plan_then_family_links_the_observed_jobs(database: Database) -> None:
         assert plan.families == ["ashby", "lever"]  # type: ignore[attr-defined]
         result = run(acts.discovery_source_family, SourceFamilyInput(EXECUTION, "ashby", ProgressTick(0, 4)))
     assert result.observed_jobs == 14 and result.new_jobs == 14  # type: ignore[attr-defined]
-    members = load_execution(
-        store, DiscoveryExecutionRef("local", "discover-local", "run-1"), acts.clock
-    ).members
+    members = load_execution(store, ExecutionRef("local", "discover-local", "run-1"), acts.clock).members
     assert len(members) == 14 and {m.cohort for m in members.values()} == {"observed_this_run"}
 
 

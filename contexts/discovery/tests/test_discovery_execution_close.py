@@ -3,9 +3,10 @@ reads as a close without a reason, and an interrupted close's reason is always a
 
 from __future__ import annotations
 
-from jobctrl.discovery.domain.execution import DiscoveryExecution, DiscoveryExecutionRef, interrupted_reason
+from jobctrl.discovery.domain.execution import DiscoveryExecution, interrupted_reason
 from jobctrl.discovery.events import DiscoveryExecutionMembershipClosed
 from jobctrl.domain_types import registry
+from jobctrl.kernel.execution import ExecutionRef
 
 V1 = (
     b'{"execution":{"tenantId":"local","workflowId":"discover-local","temporalRunId":"r-1"},'
@@ -22,7 +23,7 @@ def test_a_v1_close_reads_as_the_fan_outs_close_without_a_reason() -> None:
 def test_an_interrupted_close_reason_is_a_bounded_code() -> None:
     assert interrupted_reason("reconciled_closed_timed_out") == "interrupted_reconciled_closed_timed_out"
     assert interrupted_reason("Not <a> code") == "interrupted"
-    execution = DiscoveryExecution.for_ref(DiscoveryExecutionRef("acme", "discover-acme", "r-1"))
+    execution = DiscoveryExecution.for_ref(ExecutionRef("acme", "discover-acme", "r-1"))
     assert execution.close_membership(at="t", reason_code=interrupted_reason("canceled"))
     assert not execution.close_membership(at="t", reason_code="interrupted_again")
     [closed] = execution.pending_events

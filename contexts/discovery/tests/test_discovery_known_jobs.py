@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from jobctrl.discovery import (
-    DiscoveryExecutionRef,
     Job,
     iter_known_job_ids,
     known_job_ids,
@@ -16,6 +15,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import ConfigurationError
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 
 pytestmark = pytest.mark.both_databases
@@ -47,7 +47,7 @@ def test_every_discovered_job_once_oldest_first_across_page_boundaries(database:
     _discover(store, "j-c", "j-a", "j-e", "j-b", "j-d")
     # other facts naming the same jobs (observations, memberships) are not discoveries
     link_execution_members(
-        store, DiscoveryExecutionRef("local", "discover-local", "r-1"), ["j-a", "j-b"], "observed_this_run",
+        store, ExecutionRef("local", "discover-local", "r-1"), ["j-a", "j-b"], "observed_this_run",
         clock=FixedClock(),
     )  # fmt: skip
     _discover(store, "j-a")  # rediscovering records nothing (a job is discovered once)

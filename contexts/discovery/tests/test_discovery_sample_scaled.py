@@ -11,12 +11,7 @@ from datetime import UTC, datetime
 import pytest
 from temporalio.testing import ActivityEnvironment
 
-from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
-    PlanSourcesInput,
-    ProgressTick,
-    SourceFamilyInput,
-)
+from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick, SourceFamilyInput
 from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.domain.content import SHINGLE_JACCARD_THRESHOLD, content_fingerprint, jaccard, shingles
 from jobctrl.discovery.sample_board import SampleJobBoard
@@ -29,6 +24,7 @@ from jobctrl.discovery.sample_board.postings import (
 from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.politeness import PolitenessGateway, UserAgent

@@ -24,7 +24,6 @@ import pytest
 import sqlalchemy as sa
 
 from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
     FamilyOutcome,
     FinishDiscoveryRunInput,
     InterruptDiscoveryRunInput,
@@ -35,6 +34,7 @@ from jobctrl.activity_contracts.contracts import (
 from jobctrl.discovery.use_cases.close_execution_membership import InterruptedMembershipCloser
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.orchestration import (

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
     PipelineStepChange,
     PipelineStepsInput,
     WorkflowOutcomeInput,
     WorkflowStartedInput,
 )
 from jobctrl.domain_types import registry
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import load_run
 from jobctrl.orchestration.activities import LifecycleActivities

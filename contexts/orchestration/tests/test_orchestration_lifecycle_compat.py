@@ -22,7 +22,6 @@ import pytest
 import sqlalchemy as sa
 
 from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
     PipelineStepChange,
     PipelineStepsInput,
     WorkflowOutcomeInput,
@@ -30,6 +29,7 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.orchestration import DescribedStatus, reconcile_workflow_run

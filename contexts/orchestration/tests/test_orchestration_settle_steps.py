@@ -7,6 +7,7 @@ import pytest
 
 from jobctrl.activity_contracts.contracts import PipelineStepChange
 from jobctrl.domain_types import registry
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import (
     DISCOVER_WORKFLOW_TYPE,
@@ -15,7 +16,7 @@ from jobctrl.orchestration import (
     record_workflow_started,
     settle_pipeline_steps,
 )
-from jobctrl.orchestration.events import ExecutionRef, PipelineStepFailed
+from jobctrl.orchestration.events import PipelineStepFailed
 
 AT = "2026-12-01T10:00:00Z"
 EX = ExecutionRef("local", "discover-local", "run-1")

@@ -24,12 +24,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import ActivityEnvironment
 from typer.testing import CliRunner, Result
 
-from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
-    PlanSourcesInput,
-    ProgressTick,
-    SourceFamilyInput,
-)
+from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick, SourceFamilyInput
 from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, quick_local_policy
@@ -45,6 +40,7 @@ from jobctrl.discovery.sample_board.vendors import (
     workday_page,
 )
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.politeness import PolitenessGateway, UserAgent

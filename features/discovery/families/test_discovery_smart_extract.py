@@ -13,12 +13,13 @@ import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 from temporalio.testing import ActivityEnvironment
 
-from jobctrl.activity_contracts.contracts import EnrichmentInput, ExecutionRef, ProgressTick
+from jobctrl.activity_contracts.contracts import EnrichmentInput, ProgressTick
 from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS
 from jobctrl.discovery.sample_board.server import Route
 from jobctrl.enrichment.domain.aggregate import PostingEnrichment
 from jobctrl.enrichment.domain.readiness import EnrichBlock
 from jobctrl.kernel.aggregate import AggregateRepository
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.composition.sources import registry_catalog

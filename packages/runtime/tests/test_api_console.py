@@ -19,7 +19,6 @@ from playwright.sync_api import Page, sync_playwright
 from jobctrl.discovery.events import (
     DiscoveryExecutionMemberLinked,
     DiscoveryExecutionMembershipClosed,
-    DiscoveryExecutionRefPayload,
     DiscoveryExecutionWorkPlanRecorded,
     DiscoveryRunProgressRecorded,
     DiscoveryRunStarted,
@@ -27,9 +26,9 @@ from jobctrl.discovery.events import (
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
 from jobctrl.kernel.events import DomainEvent, NewEvent
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.events import (
-    ExecutionRef,
     PipelineStepCompleted,
     StageCanceled,
     StageCompleted,
@@ -50,8 +49,7 @@ from .conftest import RunningApi, run_api
 from .test_api_dashboard import CHROMIUM_ARGS
 
 WF, RUN = "discover-local", "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
-REF = DiscoveryExecutionRefPayload(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
-STEP_REF = ExecutionRef(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
+REF = ExecutionRefPayload(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
 
 
 def _iso(dt: datetime) -> str:
@@ -87,7 +85,7 @@ def _seed_completed_discover(store: EventStore) -> None:
                       ("enrichment_pass", "terminal"), ("preparation_fanout", "terminal")):  # fmt: skip
         events.append(
             PipelineStepCompleted(
-                execution=STEP_REF, step_kind=kind, item_key=key, attempt=1,  # type: ignore[arg-type]
+                execution=REF, step_kind=kind, item_key=key, attempt=1,  # type: ignore[arg-type]
                 detail=StepDetail(code="jobs_observed", item_count=1), completed_at=_iso(now),
                 duration_ms=100,
             )

@@ -11,9 +11,8 @@ from datetime import UTC, datetime
 import pytest
 from temporalio.client import Client, WorkflowExecutionStatus
 
-from jobctrl.activity_contracts.contracts import Cohort, ExecutionRef
+from jobctrl.activity_contracts.contracts import Cohort
 from jobctrl.discovery import (
-    DiscoveryExecutionRef,
     link_execution_members,
     load_execution,
     record_fanout_plans,
@@ -21,6 +20,7 @@ from jobctrl.discovery import (
 from jobctrl.discovery.events import DiscoveryExecutionWorkPlanRecorded
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import (
     JobPreparationInput,
@@ -45,7 +45,7 @@ async def test_each_target_gets_its_plan_and_child_once_and_the_rest_are_not_eli
     client = await Client.connect(temporal_address)
     queue = f"fanout-{uuid.uuid4().hex[:10]}"
     ex = ExecutionRef("local", "discover-local", f"run-{uuid.uuid4().hex[:8]}")
-    ref = DiscoveryExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id)
+    ref = ex
     a, b, c = (f"job-{n}-{uuid.uuid4().hex[:8]}" for n in "abc")  # child ids unique on the shared server
     link_execution_members(store, ref, [a, b, c], "observed_this_run", clock=CLOCK)
     targets = [

@@ -9,12 +9,10 @@ from datetime import UTC, datetime
 import pytest
 
 from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
     FamilyOutcome,
     FinishDiscoveryRunInput,
     SourceFamilyResult,
 )
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import (
     DiscoveryExecutionMembershipClosed,
     DiscoveryExecutionWorkPlanRecorded,
@@ -26,6 +24,7 @@ from jobctrl.discovery.use_cases.link_execution_members import link_execution_me
 from jobctrl.discovery.use_cases.record_fanout_plans import record_fanout_plans
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import WorkPlan, start_discovery_run
 from jobctrl.orchestration.activities import DiscoveryRunActivities
@@ -99,7 +98,7 @@ def test_finish_of_a_run_never_started_records_nothing(store: EventStore) -> Non
 
 
 def test_fanout_plans_targets_marks_the_rest_not_eligible_and_closes_once(store: EventStore) -> None:
-    ref = DiscoveryExecutionRef(EX.tenant_id, EX.workflow_id, EX.temporal_run_id)
+    ref = EX
     link_execution_members(store, ref, ["job-a", "job-b"], "observed_this_run", clock=CLOCK)
     # The backlog sweep: its target is linked as a backlog member, then planned.
     old = WorkPlan("job-old", ("score", "tailor"), "prep-old", "preparation:old", 1)

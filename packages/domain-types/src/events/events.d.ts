@@ -556,7 +556,7 @@ export interface CompensationFactsUpdatedPayload {
 }
 
 export interface PipelineStepQueuedPayload {
-  execution: ExecutionRef;
+  execution: ExecutionRefPayload;
   stepKind: "enrichment_pass" | "existing_backlog_sweep" | "pdf_render" | "preparation_fanout" | "source_family" | "source_planning";
   itemKey: string;
   attempt: number;
@@ -565,7 +565,7 @@ export interface PipelineStepQueuedPayload {
 }
 
 export interface PipelineStepStartedPayload {
-  execution: ExecutionRef;
+  execution: ExecutionRefPayload;
   stepKind: "enrichment_pass" | "existing_backlog_sweep" | "pdf_render" | "preparation_fanout" | "source_family" | "source_planning";
   itemKey: string;
   attempt: number;
@@ -574,7 +574,7 @@ export interface PipelineStepStartedPayload {
 }
 
 export interface PipelineStepCompletedPayload {
-  execution: ExecutionRef;
+  execution: ExecutionRefPayload;
   stepKind: "enrichment_pass" | "existing_backlog_sweep" | "pdf_render" | "preparation_fanout" | "source_family" | "source_planning";
   itemKey: string;
   attempt: number;
@@ -584,7 +584,7 @@ export interface PipelineStepCompletedPayload {
 }
 
 export interface PipelineStepFailedPayload {
-  execution: ExecutionRef;
+  execution: ExecutionRefPayload;
   stepKind: "enrichment_pass" | "existing_backlog_sweep" | "pdf_render" | "preparation_fanout" | "source_family" | "source_planning";
   itemKey: string;
   attempt: number;
@@ -918,20 +918,20 @@ export interface DiscoveryRunProgressRecordedPayload {
 }
 
 export interface DiscoveryExecutionMemberLinkedPayload {
-  execution: DiscoveryExecutionRefPayload;
+  execution: ExecutionRefPayload;
   jobId: string;
   cohort: "existing_backlog" | "observed_this_run";
   linkedAt: string;
 }
 
 export interface DiscoveryExecutionMemberPromotedPayload {
-  execution: DiscoveryExecutionRefPayload;
+  execution: ExecutionRefPayload;
   jobId: string;
   promotedAt: string;
 }
 
 export interface DiscoveryExecutionWorkPlanRecordedPayload {
-  execution: DiscoveryExecutionRefPayload;
+  execution: ExecutionRefPayload;
   jobId: string;
   state: "failed" | "not_eligible" | "pending" | "planned";
   requiredSteps: Array<string>;
@@ -941,7 +941,7 @@ export interface DiscoveryExecutionWorkPlanRecordedPayload {
 }
 
 export interface DiscoveryExecutionMembershipClosedPayload {
-  execution: DiscoveryExecutionRefPayload;
+  execution: ExecutionRefPayload;
   memberCount: number;
   closedAt: string;
   reasonCode?: string | null;
@@ -1005,12 +1005,6 @@ export interface OutreachReplyRecordedPayload {
   sealedNote?: string | null;
 }
 
-export type DiscoveryExecutionRefPayload = {
-  tenantId: string;
-  workflowId: string;
-  temporalRunId: string;
-};
-
 export type DiscoveryRunCounts = {
   total: number;
   newJobs: number;
@@ -1026,7 +1020,7 @@ export type DuplicateEvidence = {
   confidence: number;
 };
 
-export type ExecutionRef = {
+export type ExecutionRefPayload = {
   tenantId: string;
   workflowId: string;
   temporalRunId: string;

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from jobctrl.discovery.adapters.base import SourceConfig
     from jobctrl.discovery.adapters.registry import adapter_for
     from jobctrl.discovery.domain.errors import WorkPlanConflict
-    from jobctrl.discovery.domain.execution import DiscoveryExecution, DiscoveryExecutionRef
+    from jobctrl.discovery.domain.execution import DiscoveryExecution
     from jobctrl.discovery.domain.job import Job
     from jobctrl.discovery.domain.search import InvalidSearchFilters, SearchFilters
     from jobctrl.discovery.domain.source import SourceEntry
@@ -117,7 +117,6 @@ _EXPORTS: dict[str, str] = {
     "Job": "jobctrl.discovery.domain.job",
     "SourceEntry": "jobctrl.discovery.domain.source",
     "DiscoveryExecution": "jobctrl.discovery.domain.execution",
-    "DiscoveryExecutionRef": "jobctrl.discovery.domain.execution",
     "parse_source": "jobctrl.discovery.domain.source_spec",
     "SearchFilters": "jobctrl.discovery.domain.search",
     "ImportedPosting": "jobctrl.discovery.use_cases.import_posting",
@@ -136,7 +135,6 @@ _EXPORTS: dict[str, str] = {
 }
 __all__ = [
     "DiscoveryExecution",
-    "DiscoveryExecutionRef",
     "DiscoveryRunLog",
     "ImportedPosting",
     "InterruptedMembershipCloser",

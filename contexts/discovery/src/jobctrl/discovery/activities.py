@@ -29,7 +29,6 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.discovery.adapters.base import SourceConfig
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.discovery.ports import DiscoveryRunLog
 from jobctrl.discovery.use_cases.link_execution_members import link_execution_members
@@ -107,7 +106,7 @@ class DiscoveryActivities:
             result = asyncio.run(self._crawl(configs, ex.temporal_run_id, ex.workflow_id, ex.tenant_id))
             if result.failed:
                 raise _first_failure(result)
-            ref = DiscoveryExecutionRef(ex.tenant_id, ex.workflow_id, ex.temporal_run_id)
+            ref = ex
             job_ids = result.job_ids[: params.limit] if params.limit > 0 else result.job_ids
             # Parallel families share the execution's and the run's streams: a lost race reloads and
             # retries (both commands are idempotent), instead of failing the whole family.

@@ -7,6 +7,7 @@ from typing import Any, Literal
 import msgspec
 
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.kernel.registry import Upcaster
 
 AtsKind = Literal["workday", "greenhouse", "lever", "ashby", "other"]
@@ -205,14 +206,6 @@ CohortKind = Literal["observed_this_run", "existing_backlog"]
 WorkPlanState = Literal["pending", "planned", "not_eligible", "failed"]
 
 
-class DiscoveryExecutionRefPayload(msgspec.Struct, frozen=True, rename="camel"):
-    """The immutable identity of one Discover execution (tenant, workflow id, Temporal run id)."""
-
-    tenant_id: str
-    workflow_id: str
-    temporal_run_id: str
-
-
 class DiscoveryRunProgressRecorded(DomainEvent, frozen=True):
     """The run's progress spine advanced (total = source families + 2; never shrinks or goes back)."""
 
@@ -225,7 +218,7 @@ class DiscoveryRunProgressRecorded(DomainEvent, frozen=True):
 
 class DiscoveryExecutionMemberLinked(DomainEvent, frozen=True):
     event_type = "DiscoveryExecutionMemberLinked"
-    execution: DiscoveryExecutionRefPayload
+    execution: ExecutionRefPayload
     job_id: str
     cohort: CohortKind
     linked_at: str
@@ -235,7 +228,7 @@ class DiscoveryExecutionMemberPromoted(DomainEvent, frozen=True):
     """An existing_backlog member was observed by a source of this execution."""
 
     event_type = "DiscoveryExecutionMemberPromoted"
-    execution: DiscoveryExecutionRefPayload
+    execution: ExecutionRefPayload
     job_id: str
     promoted_at: str
 
@@ -244,7 +237,7 @@ class DiscoveryExecutionWorkPlanRecorded(DomainEvent, frozen=True):
     """A member's work plan: planned (steps + child workflow), not_eligible (bounded reason) or failed."""
 
     event_type = "DiscoveryExecutionWorkPlanRecorded"
-    execution: DiscoveryExecutionRefPayload
+    execution: ExecutionRefPayload
     job_id: str
     state: WorkPlanState
     required_steps: list[str]
@@ -259,7 +252,7 @@ class DiscoveryExecutionMembershipClosed(DomainEvent, frozen=True):
 
     event_type = "DiscoveryExecutionMembershipClosed"
     schema_version = 2
-    execution: DiscoveryExecutionRefPayload
+    execution: ExecutionRefPayload
     member_count: int
     closed_at: str
     reason_code: str | None = None

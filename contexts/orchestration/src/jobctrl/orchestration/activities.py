@@ -43,7 +43,7 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
 from jobctrl.orchestration.domain.discovery_run import DiscoveryRun
-from jobctrl.orchestration.events import ExecutionRef, Stage
+from jobctrl.orchestration.events import Stage
 from jobctrl.orchestration.ports import CloseInterruptedMembership
 from jobctrl.orchestration.profile.service import ProfileService
 from jobctrl.orchestration.stages.states import StageOwner, Succeeded
@@ -129,11 +129,7 @@ class LifecycleActivities:
 
     @activity.defn(name="record_pipeline_steps")
     def record_pipeline_steps(self, params: PipelineStepsInput) -> None:
-        ex = params.execution
-        ref = ExecutionRef(
-            tenant_id=ex.tenant_id, workflow_id=ex.workflow_id, temporal_run_id=ex.temporal_run_id
-        )
-        record_pipeline_steps(self.store, ref, params.changes, clock=self.clock)
+        record_pipeline_steps(self.store, params.execution, params.changes, clock=self.clock)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from jobctrl.activity_contracts.contracts import Cohort, ExecutionRef
+    from jobctrl.activity_contracts.contracts import Cohort
+    from jobctrl.kernel.execution import ExecutionRef
     from jobctrl.orchestration.domain.preparation_plan import WorkPlan
     from jobctrl.orchestration.workflows.preparation import JobPreparationInput
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from jobctrl.kernel.execution import ExecutionRef
+
 PreparationStep = Literal["score", "tailor", "cover", "pdf"]
 StepStatus = Literal["done", "skipped", "not_eligible"]
 Cohort = Literal["observed_this_run", "existing_backlog"]
@@ -21,15 +23,6 @@ StepKind = Literal[
     "source_planning", "source_family", "enrichment_pass", "preparation_fanout", "existing_backlog_sweep",
     "pdf_render",
 ]  # fmt: skip
-
-
-@dataclass(frozen=True)
-class ExecutionRef:
-    """The immutable identity of one Discover execution (read once at the start of the run)."""
-
-    tenant_id: str
-    workflow_id: str
-    temporal_run_id: str
 
 
 # -- lifecycle ------------------------------------------------------------------------------------

@@ -139,13 +139,29 @@ def _history_problems(registry: EventRegistry, target: Path) -> list[str]:
     return problems
 
 
-def _shape(node: Any) -> Any:
-    """What a schema says about data: prose (descriptions) and bookkeeping keys do not count."""
-    if isinstance(node, dict):
-        return {k: _shape(v) for k, v in node.items() if k not in ("x-registryIndex", "$id", "description")}
-    if isinstance(node, list):
-        return [_shape(v) for v in node]
-    return node
+_BOOKKEEPING = ("x-registryIndex", "$id", "description", "$defs")
+
+
+def _shape(schema: dict[str, Any]) -> Any:
+    """What a schema says about data: prose (descriptions), bookkeeping keys and the names of its
+    ``$defs`` do not count: a nested payload type is compared by its fields, inlined where it is
+    used, so renaming the type (its ``$defs`` key and ``title``) changes no shape (ADR 0265)."""
+    defs: dict[str, Any] = schema.get("$defs", {})
+
+    def walk(node: Any, inside: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [walk(v, inside) for v in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref.removeprefix("#/$defs/")
+            if name in inside or name not in defs:  # a recursive type: its name is all there is
+                return {"$ref": "recursive" if name in inside else ref}
+            return walk({k: v for k, v in defs[name].items() if k != "title"}, (*inside, name))
+        return {k: walk(v, inside) for k, v in node.items() if k not in _BOOKKEEPING}
+
+    return walk(schema, ())
 
 
 # -- TypeScript ---------------------------------------------------------------------------------

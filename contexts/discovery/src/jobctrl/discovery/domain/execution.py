@@ -20,11 +20,11 @@ from jobctrl.discovery.events import (
     DiscoveryExecutionMemberLinked,
     DiscoveryExecutionMemberPromoted,
     DiscoveryExecutionMembershipClosed,
-    DiscoveryExecutionRefPayload,
     DiscoveryExecutionWorkPlanRecorded,
     WorkPlanState,
 )
 from jobctrl.kernel.aggregate import Aggregate, applies
+from jobctrl.kernel.execution import ExecutionRef, ExecutionRefPayload
 from jobctrl.kernel.ids import deterministic_id
 from jobctrl.kernel.text import bounded_code
 
@@ -38,18 +38,9 @@ def interrupted_reason(why: str) -> str:
     return bounded_code(f"{INTERRUPTED}_{why}", fallback=INTERRUPTED)
 
 
-@dataclass(frozen=True, slots=True)
-class DiscoveryExecutionRef:
-    tenant_id: str
-    workflow_id: str
-    run_id: str
-
-    @property
-    def key(self) -> str:
-        return deterministic_id("discovery-execution", self.tenant_id, self.workflow_id, self.run_id)
-
-    def payload(self) -> DiscoveryExecutionRefPayload:
-        return DiscoveryExecutionRefPayload(self.tenant_id, self.workflow_id, self.run_id)
+def execution_key(ref: ExecutionRef) -> str:
+    """The execution aggregate's id: a digest of the immutable reference."""
+    return deterministic_id("discovery-execution", ref.tenant_id, ref.workflow_id, ref.temporal_run_id)
 
 
 @dataclass
@@ -66,18 +57,18 @@ class DiscoveryExecution(Aggregate):
 
     def __init__(self, aggregate_id: str) -> None:
         super().__init__(aggregate_id)
-        self.ref: DiscoveryExecutionRef | None = None
+        self.ref: ExecutionRef | None = None
         self.members: dict[str, Member] = {}
         self.closed = False
         self.close_reason: str | None = None
 
     @classmethod
-    def for_ref(cls, ref: DiscoveryExecutionRef) -> DiscoveryExecution:
-        execution = cls(ref.key)
+    def for_ref(cls, ref: ExecutionRef) -> DiscoveryExecution:
+        execution = cls(execution_key(ref))
         execution.ref = ref
         return execution
 
-    def _payload(self) -> DiscoveryExecutionRefPayload:
+    def _payload(self) -> ExecutionRefPayload:
         assert self.ref is not None, "an execution is always created for its ref"
         return self.ref.payload()
 
@@ -174,9 +165,7 @@ class DiscoveryExecution(Aggregate):
 
     @applies(DiscoveryExecutionMemberLinked)
     def _linked(self, event: DiscoveryExecutionMemberLinked) -> None:
-        self.ref = DiscoveryExecutionRef(
-            event.execution.tenant_id, event.execution.workflow_id, event.execution.temporal_run_id
-        )
+        self.ref = event.execution.ref()
         self.members[event.job_id] = Member(event.cohort)
 
     @applies(DiscoveryExecutionMemberPromoted)

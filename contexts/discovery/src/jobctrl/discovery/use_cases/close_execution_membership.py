@@ -10,25 +10,24 @@ save that loses the race reloads and looks again.
 
 from __future__ import annotations
 
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef, interrupted_reason
+from jobctrl.discovery.domain.execution import interrupted_reason
 from jobctrl.discovery.use_cases.link_execution_members import load_execution, save_execution
 from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
 
 ATTEMPTS = 8
 
 
-def close_execution_membership(store: EventStore, ref: DiscoveryExecutionRef, *, clock: Clock) -> bool:
+def close_execution_membership(store: EventStore, ref: ExecutionRef, *, clock: Clock) -> bool:
     execution = load_execution(store, ref, clock)
     changed = execution.close_membership(at=isoformat(clock.now()))
     save_execution(store, execution, clock)
     return changed
 
 
-def close_interrupted_membership(
-    store: EventStore, ref: DiscoveryExecutionRef, *, why: str, clock: Clock
-) -> bool:
+def close_interrupted_membership(store: EventStore, ref: ExecutionRef, *, why: str, clock: Clock) -> bool:
     """True when this call closed the membership (reason ``interrupted_<why>``, under the ref's
     tenant).  A membership already closed -- by the fan-out, or by an earlier interruption -- is left
     as it is; an execution that linked nobody is closed with 0 members."""
@@ -56,5 +55,5 @@ class InterruptedMembershipCloser:
         self.clock = clock
 
     def __call__(self, tenant_id: str, workflow_id: str, run_id: str, why: str) -> None:
-        ref = DiscoveryExecutionRef(tenant_id, workflow_id, run_id)
+        ref = ExecutionRef(tenant_id, workflow_id, run_id)
         close_interrupted_membership(self.store, ref, why=why, clock=self.clock)

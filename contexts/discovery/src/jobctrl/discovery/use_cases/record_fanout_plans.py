@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from jobctrl.discovery.domain.errors import WorkPlanConflict
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.events import CohortKind
 from jobctrl.discovery.use_cases.link_execution_members import load_execution, save_execution
 from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
 
@@ -41,7 +41,7 @@ class PlannedMember(Protocol):
 
 def record_fanout_plans(
     store: EventStore,
-    ref: DiscoveryExecutionRef,
+    ref: ExecutionRef,
     cohort: CohortKind,
     plans: Sequence[PlannedMember],
     *,
@@ -60,7 +60,7 @@ def record_fanout_plans(
 
 def _record(
     store: EventStore,
-    ref: DiscoveryExecutionRef,
+    ref: ExecutionRef,
     cohort: CohortKind,
     plans: Sequence[PlannedMember],
     clock: Clock,

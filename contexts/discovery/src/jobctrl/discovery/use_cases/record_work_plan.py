@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jobctrl.discovery.domain.execution import DiscoveryExecutionRef
 from jobctrl.discovery.use_cases.link_execution_members import load_execution, save_execution
 from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 
 
 def plan_member(
     store: EventStore,
-    ref: DiscoveryExecutionRef,
+    ref: ExecutionRef,
     job_id: str,
     *,
     steps: Sequence[str],
@@ -28,7 +28,7 @@ def plan_member(
 
 
 def mark_member_not_eligible(
-    store: EventStore, ref: DiscoveryExecutionRef, job_id: str, *, reason: str, clock: Clock
+    store: EventStore, ref: ExecutionRef, job_id: str, *, reason: str, clock: Clock
 ) -> bool:
     execution = load_execution(store, ref, clock)
     changed = execution.mark_not_eligible(job_id, reason=reason, at=isoformat(clock.now()))
@@ -37,7 +37,7 @@ def mark_member_not_eligible(
 
 
 def mark_member_plan_failed(
-    store: EventStore, ref: DiscoveryExecutionRef, job_id: str, *, reason: str, clock: Clock
+    store: EventStore, ref: ExecutionRef, job_id: str, *, reason: str, clock: Clock
 ) -> bool:
     execution = load_execution(store, ref, clock)
     changed = execution.mark_plan_failed(job_id, reason=reason, at=isoformat(clock.now()))

@@ -17,9 +17,9 @@ from __future__ import annotations
 from jobctrl.activity_contracts.contracts import StepTransition
 from jobctrl.kernel.aggregate import Aggregate, applies
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.text import bound_text, bounded_code
 from jobctrl.orchestration.events import (
-    ExecutionRef,
     PipelineStepCompleted,
     PipelineStepFailed,
     PipelineStepQueued,
@@ -93,7 +93,7 @@ class ExecutionSteps(Aggregate):
         if (kind, key, transition) in self.recorded:
             return False
         base = {
-            "execution": execution,
+            "execution": execution.payload(),
             "step_kind": kind,
             "item_key": key,
             "attempt": ATTEMPT,

@@ -44,7 +44,6 @@ from jobctrl.orchestration.events.stages import (
 )
 from jobctrl.orchestration.events.steps import (
     DigestReviewed,
-    ExecutionRef,
     PipelineStepCompleted,
     PipelineStepFailed,
     PipelineStepQueued,
@@ -125,7 +124,6 @@ __all__ = [
     "Code",
     "ContinuationOutcome",
     "DigestReviewed",
-    "ExecutionRef",
     "ItemKey",
     "Message",
     "PipelineStepCompleted",

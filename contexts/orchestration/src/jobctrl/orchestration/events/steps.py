@@ -8,25 +8,18 @@ from typing import Annotated
 import msgspec
 
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.orchestration.events._types import Code, ItemKey, StepKind
 
 
 # -- pipeline steps -------------------------------------------------------------------------------
-class ExecutionRef(msgspec.Struct, frozen=True, rename="camel"):
-    """The immutable identity of one Discover execution."""
-
-    tenant_id: str
-    workflow_id: str
-    temporal_run_id: str
-
-
 class StepDetail(msgspec.Struct, frozen=True, rename="camel"):
     code: Code
     item_count: int | None
 
 
 class _PipelineStep(DomainEvent, frozen=True):
-    execution: ExecutionRef
+    execution: ExecutionRefPayload
     step_kind: StepKind
     item_key: ItemKey
     attempt: Annotated[int, msgspec.Meta(ge=1)]

@@ -14,7 +14,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
-from jobctrl.activity_contracts.contracts import Cohort, ExecutionRef, FanoutResult
+from jobctrl.activity_contracts.contracts import Cohort, FanoutResult
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.orchestration.domain.preparation_plan import PreparationTarget, WorkPlan, plan_preparation
 from jobctrl.orchestration.ports import RecordWorkPlans, StartPreparation
 from jobctrl.orchestration.workflows.preparation import JobPreparationInput

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from jobctrl.activity_contracts.contracts import PipelineStepChange
 from jobctrl.kernel.clock import Clock, SystemClock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.domain.execution_steps import ExecutionSteps
-from jobctrl.orchestration.events import ExecutionRef
 from jobctrl.orchestration.use_cases._runs import decide_and_save
 
 

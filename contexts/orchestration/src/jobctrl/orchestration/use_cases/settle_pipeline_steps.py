@@ -11,11 +11,11 @@ end its steps itself), a succeeded one, or a step already ended; run it as often
 from __future__ import annotations
 
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.text import bounded_code
 from jobctrl.orchestration.domain.execution_steps import ExecutionSteps
 from jobctrl.orchestration.domain.workflow_run import WorkflowRun
-from jobctrl.orchestration.events import ExecutionRef
 from jobctrl.orchestration.use_cases._runs import decide_and_save, load_run
 
 

@@ -34,7 +34,6 @@ from temporalio.exceptions import ApplicationError, is_cancelled_exception
 from jobctrl.activity_contracts.contracts import (
     EnrichmentInput,
     EnrichmentResult,
-    ExecutionRef,
     FamilyOutcome,
     FanoutInput,
     FanoutResult,
@@ -51,6 +50,7 @@ from jobctrl.activity_contracts.contracts import (
     StepKind,
 )
 from jobctrl.kernel.clock import now_iso
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
 from jobctrl.orchestration.workflows.lifecycle import WORKFLOW_CLOCK, run_with_lifecycle, spend_preflight

@@ -15,13 +15,13 @@ from temporalio.common import RetryPolicy
 from temporalio.exceptions import ApplicationError, is_cancelled_exception
 
 from jobctrl.activity_contracts.contracts import (
-    ExecutionRef,
     PreparationCheckpoint,
     PreparationCheckpointInput,
     PreparationStep,
     PreparationStepInput,
     PreparationStepResult,
 )
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of
 from jobctrl.orchestration.workflows.lifecycle import (

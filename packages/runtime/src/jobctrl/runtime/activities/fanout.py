@@ -15,10 +15,11 @@ from temporalio.client import Client
 from temporalio.common import WorkflowIDConflictPolicy, WorkflowIDReusePolicy
 from temporalio.exceptions import WorkflowAlreadyStartedError
 
-from jobctrl.activity_contracts.contracts import Cohort, ExecutionRef, FanoutInput, FanoutResult
+from jobctrl.activity_contracts.contracts import Cohort, FanoutInput, FanoutResult
 from jobctrl.activity_contracts.errors import to_application_error
-from jobctrl.discovery import DiscoveryExecutionRef, record_fanout_plans
+from jobctrl.discovery import record_fanout_plans
 from jobctrl.kernel.errors import ConfigurationError
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.orchestration import JobPreparationInput, JobPreparationWorkflow, WorkPlan, fan_out_preparation
 from jobctrl.runtime.activities.deps import ActivityDeps
 
@@ -49,8 +50,7 @@ class FanoutActivities:
         )
 
     def _record(self, execution: ExecutionRef, cohort: Cohort, plans: Sequence[WorkPlan]) -> int:
-        ref = DiscoveryExecutionRef(execution.tenant_id, execution.workflow_id, execution.temporal_run_id)
-        return record_fanout_plans(self.deps.store, ref, cohort, plans, clock=self.deps.clock)
+        return record_fanout_plans(self.deps.store, execution, cohort, plans, clock=self.deps.clock)
 
 
 async def start_preparation(

@@ -12,11 +12,12 @@ import sqlalchemy as sa
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply import ApplicantProfile, ApplicationMaterials, CurrentJobFacts, JobApplication
 from jobctrl.apply.activities import ApplyInputs
-from jobctrl.discovery import DiscoveryExecutionRef, iter_known_job_ids, known_job_ids, load_execution
+from jobctrl.discovery import iter_known_job_ids, known_job_ids, load_execution
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.enrichment import EnrichJob, PostingEnrichment
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.kernel.text import bound_text, plain_text
@@ -122,7 +123,7 @@ class JobFacts:
         return text if isinstance(text, str) and text.strip() else None
 
     def members(self, tenant: str, workflow_id: str, run_id: str, cohort: str | None = None) -> list[str]:
-        ref = DiscoveryExecutionRef(tenant, workflow_id, run_id)
+        ref = ExecutionRef(tenant, workflow_id, run_id)
         execution = load_execution(self.store, ref, self.clock)
         return [j for j, m in execution.members.items() if cohort is None or m.cohort == cohort]
 

@@ -28,6 +28,7 @@ from temporalio.service import RPCError, RPCStatusCode
 
 from jobctrl.discovery import InterruptedMembershipCloser
 from jobctrl.kernel.clock import Clock, isoformat
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration import (
     NOT_FOUND,
@@ -37,7 +38,6 @@ from jobctrl.orchestration import (
     reconcile_workflow_run,
     settle_pipeline_steps,
 )
-from jobctrl.orchestration.events import ExecutionRef
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 

@@ -10,11 +10,12 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.events import NewEvent
+from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.materials.events import CoverLetterGenerated, PdfRendered, ResumeApproved
 from jobctrl.orchestration import record_pipeline_steps, record_workflow_outcome, record_workflow_started
-from jobctrl.orchestration.events import ExecutionRef, Stage, StepKind
+from jobctrl.orchestration.events import Stage, StepKind
 from jobctrl.orchestration.stages.limits import OWNED_STAGES
 from jobctrl.orchestration.stages.service import StageService
 from jobctrl.orchestration.stages.states import StageOwner

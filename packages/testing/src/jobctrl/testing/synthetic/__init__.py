@@ -23,14 +23,10 @@ import sqlalchemy as sa
 
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.schema import job_events
-from jobctrl.orchestration.events import (
-    ExecutionRef,
-    WorkflowCancellationRequested,
-    WorkflowFailed,
-    WorkflowStarted,
-)
+from jobctrl.orchestration.events import WorkflowCancellationRequested, WorkflowFailed, WorkflowStarted
 from jobctrl.testing.synthetic._common import START, Emitted, _Clock, _enc, _interleave
 from jobctrl.testing.synthetic.executions import _execution_story, _tenant_story
 from jobctrl.testing.synthetic.jobs import _job_story
@@ -57,7 +53,7 @@ def _workflow_story(
             wf,
             run,
         )
-        ex = ExecutionRef(tenant_id="local", workflow_id=wf, temporal_run_id=run)
+        ex = ExecutionRefPayload(tenant_id="local", workflow_id=wf, temporal_run_id=run)
         stories = [_steps(rng, clock, ex, "source_family", f"family-{i}") for i in range(items)]
         stories += [_job_story(rng, clock, n, wf, run) for n in jobs[r::runs]]
         stories.append(_execution_story(rng, clock, wf, run, jobs[r::runs], items))

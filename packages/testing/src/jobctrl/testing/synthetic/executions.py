@@ -11,7 +11,6 @@ from jobctrl.discovery.events import (
     DiscoveryExecutionMemberLinked,
     DiscoveryExecutionMemberPromoted,
     DiscoveryExecutionMembershipClosed,
-    DiscoveryExecutionRefPayload,
     DiscoveryExecutionWorkPlanRecorded,
     DiscoveryRunCompleted,
     DiscoveryRunCounts,
@@ -22,6 +21,7 @@ from jobctrl.discovery.events import (
     SourceRegistryEntryCreated,
     SourceStateChanged,
 )
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.orchestration.events import (
     ProfileContinuationCoalesced,
     ProfileContinuationDispatchIntended,
@@ -41,7 +41,7 @@ def _execution_story(
     late or shrinking, some progress-silent), members in both cohorts with promotions and a repeated
     link, work plans (failed then planned, not eligible, a late conflicting plan), observations and
     source failures, duplicate terminals and a repeated close."""
-    ex = DiscoveryExecutionRefPayload(tenant_id="local", workflow_id=wf, temporal_run_id=run)
+    ex = ExecutionRefPayload(tenant_id="local", workflow_id=wf, temporal_run_id=run)
     stream = f"discoveryexecution-{wf}-{run}"
     sources = rng.sample(_SOURCES, 3)
     yield (
@@ -172,7 +172,7 @@ def _execution_story(
 
 
 def _plan(
-    ex: DiscoveryExecutionRefPayload, job: str, state: Any, child: str | None, reason: str | None, at: str
+    ex: ExecutionRefPayload, job: str, state: Any, child: str | None, reason: str | None, at: str
 ) -> DiscoveryExecutionWorkPlanRecorded:
     return DiscoveryExecutionWorkPlanRecorded(
         execution=ex,

@@ -6,8 +6,8 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.orchestration.events import (
-    ExecutionRef,
     PipelineStepCompleted,
     PipelineStepFailed,
     PipelineStepQueued,
@@ -37,7 +37,9 @@ def _start(
     yield started, stream, wf, run
 
 
-def _steps(rng: random.Random, clock: _Clock, ex: ExecutionRef, kind: Any, item: str) -> Iterator[Emitted]:
+def _steps(
+    rng: random.Random, clock: _Clock, ex: ExecutionRefPayload, kind: Any, item: str
+) -> Iterator[Emitted]:
     stream = f"steps-{ex.workflow_id}-{ex.temporal_run_id}"
     attempts = rng.choice((1, 1, 1, 2, 3))
     for attempt in range(1, attempts + 1):
