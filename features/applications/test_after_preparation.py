@@ -67,7 +67,7 @@ from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
 from jobctrl.runtime.telemetry.heartbeat import fresh_heartbeats
 from jobctrl.testing.runtime.read_models import differing_read_models
-from jobctrl.testing.runtime.server import shared_dev_server
+from jobctrl.testing.runtime.server import shared_dev_server, shared_worker_pycache, worker_bytecode_env
 from jobctrl.testing.smtp_server import CountingSmtpServer, counting_smtp_server
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
@@ -100,6 +100,7 @@ def until(
 class World:
     tmp: Path
     temporal: str
+    pycache: Path
     queue: str = field(default_factory=lambda: f"after-{uuid.uuid4().hex[:8]}")
     smtp: CountingSmtpServer | None = None
     db: Database | None = None
@@ -149,6 +150,7 @@ class World:
             JOBCTRL_HOME=str(self.home), TEMPORAL_ADDRESS=self.temporal, JOBCTRL_TASK_QUEUE=self.queue,
             JOBCTRL_SMTP_PASSWORD=SMTP_PASSWORD, SSL_CERT_FILE=str(smtp.ca_file),
         )  # fmt: skip
+        env.update(worker_bytecode_env(self.pycache))
         with self.log.open("ab") as out:
             self.worker = subprocess.Popen(
                 [str(Path(sys.executable).parent / "jobctrl"), "worker", "--projections"],
@@ -185,9 +187,14 @@ def sa_select_row(job_id: str) -> Any:
     return sa.select(ap).where(ap.c.tenant_id == "local", ap.c.job_id == job_id)
 
 
+@pytest.fixture(scope="module")
+def worker_pycache() -> Path:
+    return shared_worker_pycache()
+
+
 @pytest.fixture
-def world(pytestconfig: pytest.Config, tmp_path: Path) -> Iterator[World]:
-    w = World(tmp=tmp_path, temporal=shared_dev_server(pytestconfig))
+def world(pytestconfig: pytest.Config, tmp_path: Path, worker_pycache: Path) -> Iterator[World]:
+    w = World(tmp=tmp_path, temporal=shared_dev_server(pytestconfig), pycache=worker_pycache)
     try:
         yield w
     finally:
