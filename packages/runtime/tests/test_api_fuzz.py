@@ -23,6 +23,7 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.tables import jobctrl_settings
 from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
+from jobctrl.testing.figures import Figures
 from jobctrl.testing.runtime.api_seed import beat, discover_job, fail_stage, project, start_run
 
 from .api_world import NOW
@@ -37,6 +38,7 @@ class Fuzzed:
         self.store = store
         self.database = database
         self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.token_on = token is not None
 
     def written(self) -> tuple[int, list[str]]:
         """The log head and the saved settings rows: what a refused request must leave alone."""
@@ -66,12 +68,17 @@ def fuzz_target(request: pytest.FixtureRequest, db_url: str, database: Database)
         yield Fuzzed(api, store, database, token)
 
 
-def test_no_5xx_and_nothing_written_on_rejected_input(fuzz_target: Fuzzed) -> None:
+def test_no_5xx_and_nothing_written_on_rejected_input(
+    fuzz_target: Fuzzed, db_kind: str, figures: Figures
+) -> None:
     schema = schemathesis.openapi.from_url(
         f"{fuzz_target.api.base_url}/openapi.json", headers=fuzz_target.headers
     )
     tried: list[str] = []
     rejected: list[int] = []
+    calls: list[str] = []
+    crashes: list[str] = []  # a 5xx, or a refusal that is not the typed {"error": ...} body
+    wrote: list[str] = []
     operations = [r.ok() for r in schema.get_all_operations()]
     for operation, mode in itertools.product(operations, list(GenerationMode)):
         if operation.path == "/v1/events/stream":
@@ -84,16 +91,53 @@ def test_no_5xx_and_nothing_written_on_rejected_input(fuzz_target: Fuzzed) -> No
             before = fuzz_target.written()
             response = case.call(timeout=10, headers=fuzz_target.headers)
             where = f"{case.method} {case.formatted_path}"
+            calls.append(where)
+            if response.status_code >= 500:
+                crashes.append(where)
             assert response.status_code < 500, f"{where}: {response.status_code} {response.text}"
             if 400 <= response.status_code < 500:
                 rejected.append(response.status_code)
-                assert fuzz_target.written() == before, f"{where} wrote on a {response.status_code}"
-                assert set(response.json()) == {"error"}, response.text
+                if fuzz_target.written() != before:
+                    wrote.append(where)
+                assert not wrote, f"{where} wrote on a {response.status_code}"
+                typed = _typed(response)
+                if not typed:
+                    crashes.append(where)
+                assert typed, response.text
 
         try:
             check()
         except Unsatisfiable:
             # Nothing to negate (an operation without parameters or body): there is no bad input.
             assert mode is GenerationMode.NEGATIVE, operation.path
+        except BaseException:
+            _record(figures, fuzz_target, db_kind, tried, calls, rejected, crashes, wrote)
+            raise
+    _record(figures, fuzz_target, db_kind, tried, calls, rejected, crashes, wrote)
     assert len(tried) >= 24, tried
     assert 422 in rejected and 404 in rejected  # the nothing-written guard really ran on refusals
+
+
+def _typed(response: Any) -> bool:
+    try:
+        return set(response.json()) == {"error"}
+    except ValueError:
+        return False
+
+
+def _record(
+    figures: Figures,
+    target: Fuzzed,
+    db_kind: str,
+    tried: list[str],
+    calls: list[str],
+    rejected: list[int],
+    crashes: list[str],
+    wrote: list[str],
+) -> None:
+    """The schemathesis row of the reliability table (issue #17)."""
+    token = "token" if target.token_on else "no token"
+    where = f"{len(calls)} schemathesis calls on {len(tried)} operation modes ({db_kind}, {token}; "
+    where += f"{len(rejected)} 4xx)"
+    figures.record(f"crashes over {where}", len(crashes), goal="0", met=not crashes)
+    figures.record(f"4xx that wrote, over {where}", len(wrote), goal="0", met=not wrote)

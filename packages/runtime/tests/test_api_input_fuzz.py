@@ -18,6 +18,7 @@ from sqlalchemy import select
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration.tables import jobctrl_settings
 from jobctrl.runtime.api.models import SettingsPatch
+from jobctrl.testing.figures import Figures
 from jobctrl.testing.runtime.api_seed import beat
 
 from .api_world import NOW, ApiWorld, api_world
@@ -52,44 +53,87 @@ def _state(world: ApiWorld) -> tuple[int, list[str], Any]:
     return world.head(), saved, world.client.get("/v1/profile").json()
 
 
-def _send(world: ApiWorld, method: str, path: str, body: Any) -> None:
+class Tally:
+    """What a fuzzed route answered: calls, refusals (typed 4xx), and the failures the row counts --
+    a 5xx or an untyped error (a crash), or a refusal that wrote."""
+
+    def __init__(self) -> None:
+        self.calls = self.refused = self.crashes = self.wrote = 0
+
+    def record(self, figures: Figures, route: str, db_kind: str) -> None:
+        where = f"{self.calls} fuzzed {route} ({db_kind}; {self.refused} refused)"
+        figures.record(f"crashes over {where}", self.crashes, goal="0", met=self.crashes == 0)
+        figures.record(f"refusals that wrote, over {where}", self.wrote, goal="0", met=self.wrote == 0)
+
+
+def _send(world: ApiWorld, tally: Tally, method: str, path: str, body: Any) -> None:
+    tally.calls += 1
     before = _state(world)
     raw = json.dumps(
         body, ensure_ascii=True
     )  # lone surrogates travel as \ud800 escapes, as a client sends them
     response = world.client.request(method, path, content=raw, headers={"Content-Type": "application/json"})
+    typed = response.status_code < 400 or _is_typed_error(response)
+    tally.crashes += response.status_code >= 500 or not typed
     assert response.status_code < 500, f"{method} {path} {raw[:200]}: {response.status_code} {response.text}"
     if response.status_code >= 400:
-        assert set(response.json()) == {"error"}, response.text
-        assert _state(world) == before, f"{method} {path} {raw[:200]} wrote on a {response.status_code}"
+        tally.refused += 1
+        assert typed, response.text
+        wrote = _state(world) != before
+        tally.wrote += wrote
+        assert not wrote, f"{method} {path} {raw[:200]} wrote on a {response.status_code}"
 
 
-def test_profile_patches(world: ApiWorld) -> None:
+def _is_typed_error(response: Any) -> bool:
+    try:
+        return set(response.json()) == {"error"}
+    except ValueError:
+        return False
+
+
+def test_profile_patches(world: ApiWorld, db_kind: str, figures: Figures) -> None:
+    tally = Tally()
+
     @FUZZ
     @given(body=st.dictionaries(st.sampled_from(PROFILE_KEYS), json_values, max_size=4) | json_values)
     def check(body: Any) -> None:
-        _send(world, "PATCH", "/v1/profile", body)
+        _send(world, tally, "PATCH", "/v1/profile", body)
 
-    check()
+    try:
+        check()
+    finally:
+        tally.record(figures, "PATCH /v1/profile", db_kind)
+    assert tally.refused > 0  # the fuzz reached the refusals, not only good inputs
 
 
-def test_settings_patches(world: ApiWorld) -> None:
+def test_settings_patches(world: ApiWorld, db_kind: str, figures: Figures) -> None:
+    tally = Tally()
+
     @FUZZ
     @given(body=st.dictionaries(st.sampled_from(SETTINGS_KEYS), json_values, max_size=3) | json_values)
     def check(body: Any) -> None:
-        _send(world, "PATCH", "/v1/settings", body)
+        _send(world, tally, "PATCH", "/v1/settings", body)
 
-    check()
+    try:
+        check()
+    finally:
+        tally.record(figures, "PATCH /v1/settings", db_kind)
+    assert tally.refused > 0
     assert world.client.get("/v1/settings").json()["autoApply"] is False  # never switched by coercion
 
 
-def test_discovery_source_inputs(world: ApiWorld) -> None:
+def test_discovery_source_inputs(world: ApiWorld, db_kind: str, figures: Figures) -> None:
+    tally = Tally()
     keys = st.sampled_from(["sourceIds", "limit", "minScore", "other"])
     source_ids = st.lists(text | st.from_regex(r"\A[a-z]{1,8}:[a-z0-9\-]{1,12}\Z"), max_size=5)
 
     @FUZZ
     @given(body=st.dictionaries(keys, json_values | source_ids, max_size=3))
     def check(body: Any) -> None:
-        _send(world, "POST", "/v1/discovery/runs", body)
+        _send(world, tally, "POST", "/v1/discovery/runs", body)
 
-    check()
+    try:
+        check()
+    finally:
+        tally.record(figures, "POST /v1/discovery/runs", db_kind)
+    assert tally.refused > 0

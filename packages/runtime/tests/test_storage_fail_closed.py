@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import httpx
@@ -21,6 +23,7 @@ from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.store import Database, identity_marker, open_database, storage_failure
 from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.cli import app as cli
+from jobctrl.testing.figures import Figures
 from jobctrl.testing.plugin import PgSchema
 
 from .conftest import RunningApi, run_api
@@ -42,6 +45,35 @@ def _storage_error(response: httpx.Response, reason: str) -> None:
     assert error["code"] == "storage_unavailable" and error["reason"] == reason, error
 
 
+def _answer(response: httpx.Response) -> str:
+    """What a fault reached the caller as: ``503/disk_full`` for a typed storage error, else the status
+    and whatever code it carried."""
+    try:
+        error = response.json().get("error") or {}
+    except ValueError:
+        return f"{response.status_code}/not-json"
+    if error.get("code") == "storage_unavailable":
+        return f"{response.status_code}/{error.get('reason')}"
+    return f"{response.status_code}/{error.get('code', 'ok')}"
+
+
+def _fault_figure(
+    figures: Figures,
+    fault: str,
+    reason: str,
+    write: httpx.Response,
+    health: httpx.Response,
+    intact: bool,
+    kind: str = "sqlite",
+) -> None:
+    """The storage-fault row of the reliability table (issue #17): a write's and /v1/health's answers."""
+    measured = f"write {_answer(write)}, health {_answer(health)}, " + (
+        "intact" if intact else "HALF WRITTEN"
+    )
+    goal = f"write 503/{reason}, health 503/{reason}, intact"
+    figures.record(f"storage fault: {fault} ({kind})", measured, goal=goal, met=measured == goal)
+
+
 def _api(url: str) -> Iterator[RunningApi]:
     yield from run_api(ApiConfig(database_url=url, sse_poll_s=0.05))
 
@@ -61,7 +93,9 @@ def envelopes(tmp_path: Path) -> Path:
     return path
 
 
-def test_a_database_deleted_under_a_running_server_fails_closed(tmp_path: Path, envelopes: Path) -> None:
+def test_a_database_deleted_under_a_running_server_fails_closed(
+    tmp_path: Path, envelopes: Path, figures: Figures
+) -> None:
     home = tmp_path / "home"
     db_file = home / "jobctrl.db"
     url = f"sqlite:///{db_file}"
@@ -70,7 +104,11 @@ def test_a_database_deleted_under_a_running_server_fails_closed(tmp_path: Path, 
         assert httpx.patch(f"{base}/v1/profile", json=_profile("before"), timeout=10).status_code == 200
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db_file}{suffix}").unlink(missing_ok=True)
-        _storage_error(httpx.patch(f"{base}/v1/profile", json=_profile("after"), timeout=10), "missing")
+        write = httpx.patch(f"{base}/v1/profile", json=_profile("after"), timeout=10)
+        health = httpx.get(f"{base}/v1/health", timeout=10)
+        _fault_figure(figures, "database file deleted under a running server", "missing", write, health,
+                      intact=not db_file.exists())  # fmt: skip
+        _storage_error(write, "missing")
         _storage_error(httpx.patch(f"{base}/v1/settings", json={"autoApply": True}, timeout=10), "missing")
         _storage_error(httpx.get(f"{base}/v1/jobs", timeout=10), "missing")
         health = httpx.get(f"{base}/v1/health", timeout=10)
@@ -147,17 +185,21 @@ def test_postgres_with_its_tables_dropped_fails_closed() -> None:
         schema.drop()
 
 
-def test_postgres_read_only_is_a_typed_503() -> None:
+def test_postgres_read_only_is_a_typed_503(figures: Figures) -> None:
     schema = PgSchema()
     try:
         for api in _api(schema.url):  # creates every table
             assert httpx.get(f"{api.base_url}/v1/health", timeout=10).status_code == 200
         read_only = schema.url + "%20-cdefault_transaction_read_only%3Don"
         for api in _api(read_only):
-            _storage_error(
-                httpx.patch(f"{api.base_url}/v1/settings", json={"minFitScore": 5}, timeout=10), "read_only"
-            )
-            _storage_error(httpx.get(f"{api.base_url}/v1/health", timeout=10), "read_only")
+            before = httpx.get(f"{api.base_url}/v1/settings", timeout=10).json()
+            write = httpx.patch(f"{api.base_url}/v1/settings", json={"minFitScore": 5}, timeout=10)
+            health = httpx.get(f"{api.base_url}/v1/health", timeout=10)
+            intact = httpx.get(f"{api.base_url}/v1/settings", timeout=10).json() == before
+            _fault_figure(figures, "read-only database", "read_only", write, health, intact, "postgres")
+            _storage_error(write, "read_only")
+            _storage_error(health, "read_only")
+            assert intact
             assert httpx.get(f"{api.base_url}/v1/settings", timeout=10).status_code == 200  # reads still work
     finally:
         schema.drop()
@@ -175,7 +217,7 @@ def volume(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", "-l", str(mount)], check=True)
 
 
-def test_a_full_disk_is_a_typed_503_and_health_says_so(volume: Path) -> None:
+def test_a_full_disk_is_a_typed_503_and_health_says_so(volume: Path, figures: Figures) -> None:
     for api in _api(f"sqlite:///{volume / 'jobctrl.db'}"):
         base = api.base_url
         assert httpx.get(f"{base}/v1/health", timeout=10).status_code == 200
@@ -187,7 +229,7 @@ def test_a_full_disk_is_a_typed_503_and_health_says_so(volume: Path) -> None:
                     out.flush()
             except OSError:
                 pass
-        answers = []
+        answers, saved = [], httpx.get(f"{base}/v1/profile", timeout=10).json()
         for attempt in range(300):  # each save is a new ~40 kB revision: one soon finds no room
             big = {
                 "summary": [{"id": f"s{i}", "text": f"{attempt:03d}{i:02d}" + "x" * 1900} for i in range(20)]
@@ -196,14 +238,21 @@ def test_a_full_disk_is_a_typed_503_and_health_says_so(volume: Path) -> None:
             answers.append(answer.status_code)
             if answer.status_code != 200:
                 break
+            saved = answer.json()
+        health = httpx.get(f"{base}/v1/health", timeout=10)
+        # Nothing half written: the profile reads back as the last save that succeeded, and the file
+        # passes SQLite's own integrity check.
+        intact = httpx.get(f"{base}/v1/profile", timeout=10).json() == saved and _integrity(volume)
+        _fault_figure(figures, "disk full", "disk_full", answer, health, intact)
         _storage_error(answer, "disk_full")
-        _storage_error(httpx.get(f"{base}/v1/health", timeout=10), "disk_full")
+        _storage_error(health, "disk_full")
+        assert intact
         filler.unlink()
         assert httpx.get(f"{base}/v1/health", timeout=10).status_code == 200  # space back, writes back
         assert httpx.patch(f"{base}/v1/profile", json=big, timeout=10).status_code == 200
 
 
-def test_a_read_only_database_is_a_typed_503(tmp_path: Path) -> None:
+def test_a_read_only_database_is_a_typed_503(tmp_path: Path, figures: Figures) -> None:
     """Read-only by SQLite's ``mode=ro`` (as root, ``chmod`` does not stop a write, and a volume with
     files open for writing cannot be remounted read-only)."""
     db_file = tmp_path / "jobctrl.db"
@@ -211,8 +260,14 @@ def test_a_read_only_database_is_a_typed_503(tmp_path: Path) -> None:
         assert httpx.get(f"{api.base_url}/v1/health", timeout=10).status_code == 200
     for api in _api(f"sqlite:///file:{db_file}?mode=ro&uri=true"):
         base = api.base_url
-        _storage_error(httpx.patch(f"{base}/v1/settings", json={"minFitScore": 5}, timeout=10), "read_only")
-        _storage_error(httpx.get(f"{base}/v1/health", timeout=10), "read_only")
+        before = httpx.get(f"{base}/v1/settings", timeout=10).json()
+        write = httpx.patch(f"{base}/v1/settings", json={"minFitScore": 5}, timeout=10)
+        health = httpx.get(f"{base}/v1/health", timeout=10)
+        intact = httpx.get(f"{base}/v1/settings", timeout=10).json() == before
+        _fault_figure(figures, "read-only database", "read_only", write, health, intact)
+        _storage_error(write, "read_only")
+        _storage_error(health, "read_only")
+        assert intact
         assert httpx.get(f"{base}/v1/settings", timeout=10).status_code == 200  # reads still work
 
 
@@ -232,3 +287,9 @@ def test_the_cli_exits_3_on_a_replaced_marker(tmp_path: Path, database: Database
     assert code == 3 and "remove the marker" in output, output
     shutil.copy(db_file, tmp_path / "copy.db")  # a copy elsewhere is a database of its own
     assert _import(tmp_path, envelopes, f"sqlite:///{tmp_path / 'copy.db'}")[0] == 0
+
+
+def _integrity(volume: Path) -> bool:
+    """SQLite's own ``PRAGMA integrity_check`` of the database on the volume says ``ok``."""
+    with closing(sqlite3.connect(f"file:{volume / 'jobctrl.db'}?mode=ro", uri=True)) as conn:
+        return bool(conn.execute("PRAGMA integrity_check").fetchone() == ("ok",))
