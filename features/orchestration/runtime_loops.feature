@@ -20,6 +20,15 @@ Feature: The discovery schedule and the standing auto-apply loop follow settings
     When the settings saved through the API say {"autoApply": false} and a heartbeat passes
     Then the loop "apply-auto-local" is canceled
 
+  Scenario: Unsetting a saved setting through the API returns the worker to the default without a restart
+    Given the settings saved through the API say {"autoApply": true, "discoveryScheduleEnabled": true}
+    When the worker starts up
+    Then the loop "apply-auto-local" is running
+    And schedule "jobctrl-discovery-local" exists on cron "0 7 * * *" skipping overlaps
+    When the settings saved through the API say {"autoApply": null, "discoveryScheduleEnabled": null} and a heartbeat passes
+    Then the loop "apply-auto-local" is canceled
+    And schedule "jobctrl-discovery-local" does not exist
+
   Scenario: Until settings are saved, the configuration seeds them
     Given auto apply is enabled in the configuration only
     When the worker starts up

@@ -30,3 +30,24 @@ Feature: Orchestration settings
       | {"discovery_schedule_cron": "0 25 * * *"} | discovery_schedule_cron |
       | {"auto_apply": "yes"} | auto_apply |
       | {"no_such_setting": 1} | no_such_setting |
+
+  Scenario: A saved key is unset back to its default
+    Given the settings were changed to {"apply_concurrency": 4, "auto_apply": true}
+    When the saved settings "apply_concurrency" are unset
+    Then the saved settings have apply_concurrency 1 and cron "0 7 * * *"
+    And the saved document holds only {"auto_apply": true}
+
+  Scenario: Unsetting a key that was never saved writes nothing
+    When the saved settings "apply_concurrency" are unset
+    Then no settings document was written
+
+  Scenario Outline: An unset the settings do not allow saves nothing
+    Given the settings were changed to {"apply_concurrency": 2}
+    When the saved settings <keys> are unset
+    Then the change is refused as "invalid_settings" mentioning "<field>"
+    And the saved settings still have apply_concurrency 2
+
+    Examples:
+      | keys | field |
+      | "no_such_setting" | no_such_setting |
+      | "apply_concurrency, no_such_setting" | no_such_setting |

@@ -67,3 +67,21 @@ def refused(ctx: dict[str, Any], code: str, field: str) -> None:
 def unchanged(settings: SettingsStore, n: int) -> None:
     loaded = settings.load()
     assert loaded.apply_concurrency == n and loaded.auto_apply is False
+
+
+@when(parsers.parse('the saved settings "{keys}" are unset'))
+def unset(settings: SettingsStore, ctx: dict[str, Any], keys: str) -> None:
+    try:
+        settings.update({}, unset=keys.split(", "))
+    except InvalidSettings as exc:
+        ctx["error"] = exc
+
+
+@then(parsers.parse("the saved document holds only {document}"))
+def saved_document(settings: SettingsStore, document: str) -> None:
+    assert settings.saved_document() == json.loads(document)
+
+
+@then("no settings document was written")
+def nothing_written(settings: SettingsStore) -> None:
+    assert settings.saved_document() is None

@@ -67,3 +67,43 @@ def test_a_refused_change_saves_nothing_and_leaves_the_seeds(client: TestClient,
     assert refused.status_code == 422
     assert SettingsStore(database).saved_document() == {"auto_apply": True}
     assert client.get("/v1/settings").json()["workerActivitySlots"] == 6
+
+
+@pytest.mark.both_databases
+def test_null_unsets_a_saved_key_back_to_its_configured_value(client: TestClient, database: Database) -> None:
+    """ADR 0272: ``null`` removes the key from the saved document; it reads from the seed again."""
+    saved = {"autoApply": True, "minFitScore": 9, "workerActivitySlots": 12}
+    assert client.patch("/v1/settings", json=saved).status_code == 200
+    assert SavedSettings(database, EnvSettings()).load().worker_activity_slots == 12
+    unset = client.patch(
+        "/v1/settings", json={"minFitScore": None, "autoApply": None, "workerActivitySlots": None}
+    )
+    assert unset.status_code == 200, unset.text
+    body = unset.json()
+    assert (body["minFitScore"], body["workerActivitySlots"], body["autoApply"]) == (5, 6, False)  # config
+    assert SettingsStore(database).saved_document() == {}
+    worker = SavedSettings(database, EnvSettings()).load()  # what the worker obeys, re-read on its beat
+    assert (worker.worker_activity_slots, worker.auto_apply) == (6, False)
+
+
+@pytest.mark.both_databases
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"noSuchSetting": None},  # an unknown key is refused, set or unset
+        {"autoApply": None, "noSuchSetting": None},
+        {"autoApply": None, "workerActivitySlots": 0},  # one invalid value: the unset is not saved
+    ],
+)
+def test_a_refused_unset_saves_nothing(client: TestClient, database: Database, body: dict[str, None]) -> None:
+    assert client.patch("/v1/settings", json={"autoApply": True}).status_code == 200
+    refused = client.patch("/v1/settings", json=body)
+    assert refused.status_code == 422 and set(refused.json()) == {"error"}, refused.text
+    assert SettingsStore(database).saved_document() == {"auto_apply": True}
+
+
+@pytest.mark.both_databases
+def test_unsetting_what_was_never_saved_writes_nothing(client: TestClient, database: Database) -> None:
+    response = client.patch("/v1/settings", json={"dailyBudgetUsd": None})
+    assert response.status_code == 200 and response.json()["dailyBudgetUsd"] == 40  # the environment's
+    assert SettingsStore(database).saved_document() is None

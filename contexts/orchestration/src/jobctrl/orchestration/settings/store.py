@@ -4,12 +4,15 @@ The document keeps only the keys that were saved.  A key never saved comes from 
 configuration and environment, handed in by the runtime), else from the defaults -- per key, so
 saving one setting does not freeze every other one at its default (ADR 0192).  A document saved
 before this rule holds every key, and so reads as before.
+
+``update(changes, unset=keys)`` also removes saved keys, which then read from the seed or the default
+again (ADR 0272); an unknown key to unset is refused like an unknown key to set, and nothing is saved.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -83,10 +86,20 @@ class SettingsStore:
         saved = self.saved_document()
         return None if saved is None else _validated(saved)
 
-    def update(self, changes: dict[str, Any]) -> OrchestrationSettings:
-        """Save ``changes`` beside the keys saved before; validate the whole result before writing.
-        Returns the settings in effect after the save (unsaved keys still from the seed)."""
-        saved = {**(self.saved_document() or {}), **changes}
+    def update(self, changes: dict[str, Any], *, unset: Iterable[str] = ()) -> OrchestrationSettings:
+        """Save ``changes`` beside the keys saved before, less the ``unset`` ones; validate the whole
+        result before writing.  Returns the settings in effect after the save (unsaved keys still from
+        the seed).  Unsetting only keys that were never saved writes nothing."""
+        removed = set(unset)
+        unknown = sorted(removed - set(OrchestrationSettings.model_fields))
+        if unknown:
+            raise InvalidSettings([f"{key[:80]}: no such setting to unset" for key in unknown])
+        if removed & set(changes):
+            raise InvalidSettings([f"{key}: both set and unset" for key in sorted(removed & set(changes))])
+        before = self.saved_document()
+        if not changes and not removed & set(before or {}):
+            return self.load()
+        saved = {**{k: v for k, v in (before or {}).items() if k not in removed}, **changes}
         settings = _validated({**self.seed(), **saved})
         _validated(saved)  # the document alone must also be valid: it outlives the seed
         row = {

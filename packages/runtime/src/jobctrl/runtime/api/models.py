@@ -221,7 +221,8 @@ class SettingsPatch(Request):
     """Every field optional; ranges are checked by ``OrchestrationSettings`` (the one source of truth).
 
     Strict types: ``"yes"`` is not a boolean and ``"5"`` is not a number (a safety switch such as
-    ``autoApply`` must never be turned on by coercion)."""
+    ``autoApply`` must never be turned on by coercion).  ``null`` unsets a saved key: it returns to
+    the configuration's value, else the default (ADR 0272)."""
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", strict=True)
 

@@ -1,7 +1,9 @@
 """``GET/PATCH /v1/settings`` (orchestration settings) and ``GET/PATCH /v1/profile`` (candidate profile).
 
 Invalid settings are a 422 and nothing is saved (``SettingsStore.update`` validates the merged document
-before it writes).  A profile save that normalizes to what is already saved writes nothing.
+before it writes).  A ``null`` value unsets a saved key: it reads from the configuration, else the
+default, again (ADR 0272); an unknown key, set or unset, is a 422 and nothing is saved.  A profile
+save that normalizes to what is already saved writes nothing.
 """
 
 from __future__ import annotations
@@ -45,11 +47,12 @@ def get_settings(svc: Annotated[Services, Depends(services)]) -> SettingsView:
 @router.patch("/settings", response_model=SettingsView, responses=INVALID)
 def patch_settings(body: SettingsPatch, svc: Annotated[Services, Depends(services)]) -> SettingsView:
     store = _settings(svc)
-    changes = body.model_dump(exclude_unset=True)
-    if not changes:
+    patch = body.model_dump(exclude_unset=True)
+    if not patch:
         return SettingsView.model_validate(store.load().model_dump())
+    unset = [key for key, value in patch.items() if value is None]
     try:
-        saved = store.update(changes)
+        saved = store.update({k: v for k, v in patch.items() if v is not None}, unset=unset)
     except InvalidSettings as exc:
         raise ApiError(422, exc.code, exc.message) from None
     return SettingsView.model_validate(saved.model_dump())
