@@ -249,6 +249,28 @@ def api_created(cli: Cli, source_id: str, board_name: str) -> None:
     assert body["baseUrl"] == cli.board_base
 
 
+@then(
+    parsers.parse(
+        'the API answers 201 with the broad-board source "{source_id}" searching "{keyword}" in "{location}"'
+    )
+)
+def api_broad_board(cli: Cli, source_id: str, keyword: str, location: str) -> None:
+    assert cli.response.status_code == 201, cli.response.text
+    body = cli.response.json()
+    assert (body["sourceId"], body["kind"], body["board"]) == (source_id, "jobspy", "indeed,linkedin")
+    assert (body["keywords"], body["locations"], body["resultsWanted"], body["hoursOld"]) == (
+        [keyword],
+        [location],
+        15,
+        48,
+    )
+    assert (body["robots"], body["policyId"], body["apiBase"]) == (
+        "not_gated_library_owns_http",
+        "broad_board",
+        None,
+    )
+
+
 @then(parsers.parse('GET /v1/sources lists "{source_id}"'))
 def api_lists(api: TestClient, source_id: str) -> None:
     assert [i["sourceId"] for i in api.get("/v1/sources").json()["items"]] == [source_id]

@@ -60,6 +60,11 @@ Feature: Your sources
     Then the API answers 200 and GET /v1/sources lists nothing
     And DELETE /v1/sources/lever-nobody answers 404 "unknown_source"
 
+  Scenario: the sources API adds a broad-board search, and says robots cannot gate it
+    When the API is sent POST /v1/sources with the body {"kind": "jobspy", "tokenOrUrl": "indeed,linkedin", "keywords": ["platform engineer"], "locations": ["Berlin"], "resultsWanted": 15, "hoursOld": 48}
+    Then the API answers 201 with the broad-board source "jobspy-indeed-linkedin" searching "platform engineer" in "Berlin"
+    And GET /v1/sources lists "jobspy-indeed-linkedin"
+
   Scenario Outline: bad input to the sources API is a typed 422 and writes nothing
     When the API is sent POST /v1/sources with the body <body>
     Then the API answers 422 "<code>" and the job log is empty
@@ -69,6 +74,9 @@ Feature: Your sources
       | {"kind": "monster", "tokenOrUrl": "acme"}                   | invalid_source  |
       | {"kind": "workday", "tokenOrUrl": "https://acme.example/x"} | invalid_source  |
       | {"kind": "greenhouse", "tokenOrUrl": "acme", "apiBase": "javascript:alert(1)"} | invalid_source |
+      | {"kind": "jobspy", "tokenOrUrl": "indeed"}                  | invalid_source  |
+      | {"kind": "jobspy", "tokenOrUrl": "indeed", "keywords": ["x"], "hoursOld": 0} | invalid_source |
+      | {"kind": "lever", "tokenOrUrl": "acme", "keywords": ["x"]}  | invalid_source  |
       | {"kind": "greenhouse"}                                      | invalid_request |
       | {"kind": "greenhouse", "tokenOrUrl": "acme", "extra": 1}    | invalid_request |
 

@@ -27,6 +27,7 @@ from typer.testing import CliRunner, Result
 from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick, SourceFamilyInput
 from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.sample_board import SampleJobBoard
+from jobctrl.discovery.sample_board.broad_boards import StandInBoards, WorkerKilled
 from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, quick_local_policy
 from jobctrl.discovery.sample_board.postings import ROLES, SamplePosting, describe
 from jobctrl.discovery.sample_board.server import LocalHttpServer, Route
@@ -46,6 +47,7 @@ from jobctrl.orchestration import DiscoveryRunLog
 from jobctrl.politeness import PolitenessGateway, UserAgent
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.sources import registry_catalog
+from jobctrl.runtime.config import load_config
 
 CITIES = ("Berlin, Germany", "London, UK", "New York, NY", "Remote - Europe", "Toronto, Canada")
 FAMILY_NAMES = {
@@ -74,6 +76,7 @@ class World:
     posts: list[SamplePosting] = field(default_factory=list)
     response: Any = None  # the API's last answer
     job_id: str = ""
+    boards: StandInBoards = field(default_factory=StandInBoards)  # JobSpy's edge (broad boards)
 
     def run(self, line: str) -> Result:
         line = line.replace("{server}", self.vendor.base_url).replace("{board}", self.board_base)
@@ -261,6 +264,7 @@ def discover(world: World, store: EventStore, run: str = "run-1") -> None:
         store, runs=DiscoveryRunLog(store, clock), sources=registry_catalog(store),
         gateway=lambda: PolitenessGateway(UserAgent(contact="mailto:test@example.org")),
         clock=clock, policy_override=quick_local_policy,
+        broad_boards=lambda: load_config().discovery.broad_boards, board_scraper=world.boards,
     )  # fmt: skip
     env = ActivityEnvironment()
     execution = ExecutionRef("local", "discover-local", run)
@@ -273,6 +277,8 @@ def discover(world: World, store: EventStore, run: str = "run-1") -> None:
             )
         except ApplicationError as exc:
             world.errors[family] = exc.type or ""
+        except WorkerKilled:  # the attempt died; Temporal would retry it (the same run)
+            world.errors[family] = "worker_killed"
 
 
 @when("Discover runs on my sources")

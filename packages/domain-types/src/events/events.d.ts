@@ -966,6 +966,10 @@ export interface SourceConfiguredPayload {
   apiBase?: string | null;
   titleFilters?: Array<string>;
   locationFilters?: Array<string>;
+  keywords?: Array<string>;
+  locations?: Array<string>;
+  resultsWanted?: number | null;
+  hoursOld?: number | null;
 }
 
 export interface SourceRemovedPayload {
@@ -1005,6 +1009,18 @@ export interface OutreachReplyRecordedPayload {
   sealedNote?: string | null;
 }
 
+export interface BroadBoardUnitCompletedPayload {
+  sourceId: string;
+  runId: string;
+  unitId: string;
+  site: string;
+  keyword: string;
+  location: string;
+  postingsSeen: number;
+  jobIds: Array<string>;
+  completedAt: string;
+}
+
 export type DiscoveryRunCounts = {
   total: number;
   newJobs: number;
@@ -1037,7 +1053,7 @@ export type StepDetail = {
   itemCount: number | null;
 };
 
-export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced", "ScoringPolicyUpdated", "ApplySubmissionBlocked", "ApplicationIdentityClaimed", "RepeatApplicationOverrideGranted", "DiscoveryRunProgressRecorded", "DiscoveryExecutionMemberLinked", "DiscoveryExecutionMemberPromoted", "DiscoveryExecutionWorkPlanRecorded", "DiscoveryExecutionMembershipClosed", "ProfileContinuationClosed", "SourceConfigured", "SourceRemoved", "SourceCrawlRecorded", "ContactCandidateRejected", "ApplicationFollowUpSnoozed", "OutreachReplyRecorded"];
+export declare const JOBCTRL_EVENT_TYPES: readonly ["JobDiscovered", "JobUpdated", "JobDeleted", "JobRestored", "JobHidden", "JobUnhidden", "JobSourceObserved", "DiscoveryRunStarted", "DiscoveryRunCompleted", "DiscoveryRunFailed", "CanonicalJobIdentityResolved", "DuplicateJobLinked", "DuplicateJobLinkRejected", "DiscoveryFeedbackRecorded", "SourceLocationCandidateDiscovered", "SourceLocationCandidatePromoted", "SourceRegistryEntryCreated", "SourceRegistryEntryUpdated", "SourceStateChanged", "JobEnriched", "EnrichmentFailed", "PostingContentSnapshotCaptured", "PostingContentSnapshotFailed", "JobActiveStateChanged", "ContentDuplicateCandidateDetected", "JobScored", "ScoreCorrected", "ScoreRescoreRequested", "ResumeApproved", "ResumeFailed", "CoverLetterGenerated", "PdfRendered", "MaterialsExhausted", "EmployerAnalyzed", "BulletProvenanceRecorded", "InterviewPrepGenerated", "InterviewPrepFailed", "TailorRetailorRequested", "TailoredArtifactsSuppressed", "ResumeTemplateVersionSaved", "ResumeTemplateDefaultChanged", "JobResumeTemplateAssigned", "ResumeTemplateRefreshCompleted", "ResumeTemplateRefreshFailed", "PreparationWorkItemQueued", "PreparationWorkItemStarted", "PreparationWorkItemCompleted", "PreparationWorkItemFailed", "ApplyRunStarted", "ApplySubmitIntended", "ApplyRunEventRecorded", "EmailApplicationCandidateRecorded", "ApplicationEmailFeedbackIngested", "ApplicationSubmitted", "ApplicationFailed", "ApplyReviewDecisionRecorded", "ApplicationOutcomeRecorded", "OutcomeSuggestionDecided", "StageStarted", "StageCompleted", "StageFailed", "StageExhausted", "StageReset", "StageBlocked", "StageSkipped", "StageCanceled", "ProfileUpdated", "ProfileImported", "TailoringPolicyUpdated", "CompensationFactsUpdated", "PipelineStepQueued", "PipelineStepStarted", "PipelineStepCompleted", "PipelineStepFailed", "DigestReviewed", "WorkflowStarted", "WorkflowCancellationRequested", "WorkflowCompleted", "WorkflowFailed", "WorkflowCanceled", "WorkflowTimedOut", "WorkflowTerminated", "ContactCreated", "ContactUpdated", "ContactAttributeRecorded", "ContactDeleted", "WarmIntroIdentified", "ContactResearchTaskStarted", "ContactCandidateProposed", "ContactResearchTaskNeedsReview", "ContactResearchTaskCompleted", "ContactResearchTaskFailed", "OutreachDraftGenerated", "OutreachDraftRevised", "OutreachDraftApproved", "OutreachDraftRejected", "OutreachSendLogged", "FollowUpScheduled", "FollowUpCompleted", "FollowUpDismissed", "ContactResearchSourceAttempted", "StageEnqueued", "StageUnblocked", "StageMarkedStale", "ProfileRevisionSaved", "ProfileContinuationQueued", "ProfileContinuationDispatchIntended", "ProfileContinuationCoalesced", "ScoringPolicyUpdated", "ApplySubmissionBlocked", "ApplicationIdentityClaimed", "RepeatApplicationOverrideGranted", "DiscoveryRunProgressRecorded", "DiscoveryExecutionMemberLinked", "DiscoveryExecutionMemberPromoted", "DiscoveryExecutionWorkPlanRecorded", "DiscoveryExecutionMembershipClosed", "ProfileContinuationClosed", "SourceConfigured", "SourceRemoved", "SourceCrawlRecorded", "ContactCandidateRejected", "ApplicationFollowUpSnoozed", "OutreachReplyRecorded", "BroadBoardUnitCompleted"];
 export type JobCtrlEventType = (typeof JOBCTRL_EVENT_TYPES)[number];
 export interface JobCtrlPayloads {
   JobDiscovered: JobDiscoveredPayload;
@@ -1164,6 +1180,7 @@ export interface JobCtrlPayloads {
   ContactCandidateRejected: ContactCandidateRejectedPayload;
   ApplicationFollowUpSnoozed: ApplicationFollowUpSnoozedPayload;
   OutreachReplyRecorded: OutreachReplyRecordedPayload;
+  BroadBoardUnitCompleted: BroadBoardUnitCompletedPayload;
 }
 export interface JobCtrlEnvelope<T extends JobCtrlEventType = JobCtrlEventType> {
   eventType: T;

@@ -76,6 +76,10 @@ NOT_PROJECTED: dict[str, str] = {
         " recommendations (ADR 0152); their outcome, SourceStateChanged, and the run's own facts feed"
         " source_quality (folding it too would count a fully failed run twice)"
     ),
+    "BroadBoardUnitCompleted": (
+        "a broad-board search unit's completion within one run, read by the broad-board crawl to resume"
+        " at the next unit (ADR 0285); its postings' own observations feed the read models"
+    ),
     "DuplicateJobLinked": _JOB_VIEWS,
     "DuplicateJobLinkRejected": _JOB_VIEWS,
     "SourceLocationCandidateDiscovered": _SOURCES,

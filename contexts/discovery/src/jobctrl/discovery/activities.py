@@ -29,9 +29,11 @@ from jobctrl.activity_contracts.contracts import (
 )
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.discovery.adapters.base import SourceConfig
+from jobctrl.discovery.adapters.broad_board import BroadBoardGateway
 from jobctrl.discovery.domain.search import SearchFilters
-from jobctrl.discovery.ports import DiscoveryRunLog
+from jobctrl.discovery.ports import BoardScraper, DiscoveryRunLog
 from jobctrl.discovery.use_cases.link_execution_members import link_execution_members
+from jobctrl.discovery.use_cases.run_broad_boards import run_broad_boards
 from jobctrl.discovery.use_cases.run_source_family import FamilyResult, run_source_family
 from jobctrl.discovery.use_cases.select_runnable_sources import select_runnable_sources
 from jobctrl.kernel.clock import Clock
@@ -43,6 +45,7 @@ from jobctrl.politeness import CrawlPolicy, PolitenessGateway
 #: Where the configured sources come from (settings, a file, the demo's sample board).
 SourceCatalog = Callable[[], Sequence[SourceConfig]]
 GatewayFactory = Callable[[], PolitenessGateway]
+BROAD_BOARD_FAMILY = "jobspy"
 
 
 def family_of(config: SourceConfig) -> str:
@@ -68,7 +71,13 @@ class DiscoveryActivities:
         clock: Clock,
         policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
         search: Callable[[], SearchFilters] = SearchFilters,
+        broad_boards: Callable[[], bool] = lambda: False,
+        board_scraper: BoardScraper | None = None,
     ) -> None:
+        # Broad boards (the ``jobspy`` family) are off unless the setting says on, read at each plan:
+        # off, their sources are not planned, so no run reaches the boards (ADR 0285).
+        self.broad_boards = broad_boards
+        self.board_scraper = board_scraper  # None: the JobSpy library itself
         self.search = search  # read on every crawl: a changed [search] applies to the next family
         self.store = store
         self.runs = runs
@@ -79,6 +88,8 @@ class DiscoveryActivities:
 
     def _runnable(self, wanted: Sequence[str]) -> list[SourceConfig]:
         configs = [c for c in self.sources() if not wanted or c.source_id in wanted]
+        if not self.broad_boards():
+            configs = [c for c in configs if c.family_name != BROAD_BOARD_FAMILY]
         return select_runnable_sources(self.store, configs)
 
     @activity.defn(name="plan_discovery_sources")
@@ -142,6 +153,13 @@ class DiscoveryActivities:
         self, configs: Sequence[SourceConfig], run_id: str, workflow_id: str, tenant_id: str
     ) -> FamilyResult:
         async with self.gateway() as gateway:
+            if configs and all(c.family_name == BROAD_BOARD_FAMILY for c in configs):
+                boards = BroadBoardGateway(self.board_scraper, user_agent=gateway.user_agent.header())
+                return await run_broad_boards(
+                    self.store, boards, configs, run_id=run_id, clock=self.clock,
+                    policy_override=self.policy_override, workflow_id=workflow_id, tenant_id=tenant_id,
+                    search=self.search(),
+                )  # fmt: skip
             return await run_source_family(
                 self.store,
                 gateway,

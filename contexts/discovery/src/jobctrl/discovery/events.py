@@ -259,9 +259,11 @@ class DiscoveryExecutionMembershipClosed(DomainEvent, frozen=True):
 
 
 class SourceConfigured(DomainEvent, frozen=True):
-    """A user added (or re-added) a source: which family crawls it and where (ADR 0150)."""
+    """A user added (or re-added) a source: which family crawls it and where (ADR 0150).  v2 adds a
+    broad-board source's search (ADR 0285); v1 sources have none."""
 
     event_type = "SourceConfigured"
+    schema_version = 2
     source_id: str
     family: str
     locator: str
@@ -272,6 +274,11 @@ class SourceConfigured(DomainEvent, frozen=True):
     api_base: str | None = None
     title_filters: list[str] = msgspec.field(default_factory=list)
     location_filters: list[str] = msgspec.field(default_factory=list)
+    # A broad-board search (``jobspy`` family, ADR 0285): keywords x locations x the sites in ``board``.
+    keywords: list[str] = msgspec.field(default_factory=list)
+    locations: list[str] = msgspec.field(default_factory=list)
+    results_wanted: int | None = None
+    hours_old: int | None = None
 
 
 class SourceRemoved(DomainEvent, frozen=True):
@@ -293,6 +300,22 @@ class SourceCrawlRecorded(DomainEvent, frozen=True):
     duplicates: int
     recorded_at: str
     error_class: str | None = None
+
+
+class BroadBoardUnitCompleted(DomainEvent, frozen=True):
+    """One search unit (site x keyword x location) of a broad-board source finished in one run, its
+    postings recorded (ADR 0285): a retried or resumed run skips it and keeps its jobs."""
+
+    event_type = "BroadBoardUnitCompleted"
+    source_id: str
+    run_id: str
+    unit_id: str
+    site: str
+    keyword: str
+    location: str
+    postings_seen: int
+    job_ids: list[str]
+    completed_at: str
 
 
 EVENTS: tuple[type[DomainEvent], ...] = (
@@ -323,6 +346,7 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     SourceConfigured,
     SourceRemoved,
     SourceCrawlRecorded,
+    BroadBoardUnitCompleted,
 )
 
 
@@ -330,4 +354,11 @@ def _membership_closed_v1(payload: dict[str, Any]) -> dict[str, Any]:
     return payload  # v1 closes were all the terminal fan-out's: no reason
 
 
-UPCASTERS: tuple[Upcaster, ...] = (Upcaster("DiscoveryExecutionMembershipClosed", 1, _membership_closed_v1),)
+def _source_configured_v1(payload: dict[str, Any]) -> dict[str, Any]:
+    return payload  # v1 sources are no broad boards: no search, the v2 fields' defaults
+
+
+UPCASTERS: tuple[Upcaster, ...] = (
+    Upcaster("DiscoveryExecutionMembershipClosed", 1, _membership_closed_v1),
+    Upcaster("SourceConfigured", 1, _source_configured_v1),
+)

@@ -4,12 +4,14 @@
   (ADR 0180): discovery plans and crawls the families and reports the run's start, progress and end
   through this port (orchestration's ``DiscoveryRunLog`` use cases), never appending a
   ``DiscoveryRun*`` event itself.
+* ``BoardScraper`` — the broad-board library's search call (``jobspy.scrape_jobs``, ADR 0285): the
+  vendor edge of the broad-board gateway, which alone reads its DataFrame.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 from jobctrl.discovery.use_cases.run_source_family import FamilyResult
 
@@ -43,3 +45,7 @@ class DiscoveryRunLog(Protocol):
     ) -> bool:
         """Record the run's terminal fact from its families' results (first terminal result wins)."""
         ...
+
+
+#: ``jobspy.scrape_jobs``'s call (keyword arguments only), returning the library's DataFrame.
+BoardScraper = Callable[..., Any]

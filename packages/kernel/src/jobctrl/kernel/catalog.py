@@ -146,6 +146,8 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "ApplicationFollowUpSnoozed",
     # contact: a reply to an outreach send, recorded by hand (ADR 0275)
     "OutreachReplyRecorded",
+    # discovery: a broad-board search unit done in a run, so a resumed run skips it (ADR 0285)
+    "BroadBoardUnitCompleted",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

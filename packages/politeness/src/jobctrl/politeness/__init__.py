@@ -38,6 +38,7 @@ from jobctrl.politeness.errors import (
 from jobctrl.politeness.gateway import PolitenessGateway
 from jobctrl.politeness.policy import (
     ATS_POLICY,
+    BROAD_BOARD_POLICY,
     CAREER_PAGE_POLICY,
     CONTACT_POLICY,
     ENRICHMENT_POLICY,
@@ -51,6 +52,7 @@ from jobctrl.politeness.user_agent import UserAgent
 
 __all__ = [
     "ATS_POLICY",
+    "BROAD_BOARD_POLICY",
     "CAREER_PAGE_POLICY",
     "CONTACT_POLICY",
     "ENRICHMENT_POLICY",

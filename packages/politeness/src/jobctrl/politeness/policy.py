@@ -70,11 +70,20 @@ CONTACT_POLICY = CrawlPolicy(
 CAREER_PAGE_POLICY = CrawlPolicy(
     name="career_page", honor_robots=True, min_interval_s=2.0, max_concurrency=1, request_budget=500
 )
+# Broad boards through a scraping library that owns its HTTP (ADR 0285): robots cannot gate it, so
+# the project paces and budgets where it calls the library: one budget unit per search unit (one
+# site x keyword x location), at least 10 s between two searches of one site, one at a time.
+BROAD_BOARD_POLICY = CrawlPolicy(
+    name="broad_board", honor_robots=False, min_interval_s=10.0, max_concurrency=1, request_budget=60
+)
 
 NAMED_POLICIES: dict[str, CrawlPolicy] = {
     p.name: p
-    for p in (ATS_POLICY, ENRICHMENT_POLICY, SMART_EXTRACT_POLICY, CONTACT_POLICY, CAREER_PAGE_POLICY)
-}
+    for p in (
+        ATS_POLICY, ENRICHMENT_POLICY, SMART_EXTRACT_POLICY, CONTACT_POLICY, CAREER_PAGE_POLICY,
+        BROAD_BOARD_POLICY,
+    )
+}  # fmt: skip
 
 
 def policy_named(name: str) -> CrawlPolicy:

@@ -56,6 +56,11 @@ class SourceConfig:
     location_filters: tuple[str, ...] = ()
     #: Which adapter crawls it (``SourceFamily``); empty: derived from ``ats_kind`` (older configs).
     family: str = ""
+    #: A broad-board search (``jobspy``: ``board`` is the comma list of sites; ADR 0285).
+    keywords: tuple[str, ...] = ()
+    locations: tuple[str, ...] = ()
+    results_wanted: int | None = None
+    hours_old: int | None = None
 
     @property
     def family_name(self) -> str:

@@ -18,6 +18,7 @@ from jobctrl.discovery.adapters.workday import fetch_workday
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.politeness import (
     ATS_POLICY,
+    BROAD_BOARD_POLICY,
     CAREER_PAGE_POLICY,
     SMART_EXTRACT_POLICY,
     CrawlPolicy,
@@ -28,6 +29,14 @@ from jobctrl.politeness import (
 Fetcher = Callable[
     [PolitenessGateway, SourceConfig, CrawlPolicy, RequestBudget], Awaitable[list[ObservedPosting]]
 ]
+
+
+async def _unit_by_unit(
+    gateway: PolitenessGateway, source: SourceConfig, policy: CrawlPolicy, budget: RequestBudget
+) -> list[ObservedPosting]:
+    """Broad boards are searched unit by unit, resumably, by ``run_broad_boards`` (ADR 0285)."""
+    raise ConfigurationError("broad-board sources are crawled by run_broad_boards, unit by unit")
+
 
 ADAPTERS: dict[str, tuple[Fetcher, CrawlPolicy]] = {
     "greenhouse": (fetch_greenhouse, ATS_POLICY),
@@ -40,6 +49,7 @@ ADAPTERS: dict[str, tuple[Fetcher, CrawlPolicy]] = {
     "recruitee": (fetch_recruitee, ATS_POLICY),
     "personio": (fetch_personio, ATS_POLICY),
     "smartextract": (fetch_smart_extract, SMART_EXTRACT_POLICY),
+    "jobspy": (_unit_by_unit, BROAD_BOARD_POLICY),
 }
 _ALIASES = {"other": "careers"}  # configs that name only their ATS kind
 

@@ -149,5 +149,9 @@ def _same(a: SourceConfigured, b: SourceConfigured) -> bool:
         "api_base",
         "title_filters",
         "location_filters",
+        "keywords",
+        "locations",
+        "results_wanted",
+        "hours_old",
     )
     return all(getattr(a, f) == getattr(b, f) for f in fields)

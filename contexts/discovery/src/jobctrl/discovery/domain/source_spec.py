@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 from urllib.parse import urlsplit
 
+from jobctrl.discovery.domain.broad_search import BroadBoardSearchSpec
 from jobctrl.discovery.events import AtsKind, SourceKind
 from jobctrl.kernel.errors import JobCtrlError
 
@@ -76,6 +77,10 @@ _WORKDAY_HOST = re.compile(r"^(?P<tenant>[a-z0-9-]+)\.(?P<dc>wd\d+)\.myworkdayjo
 #: by them: ``posting_url``).
 SUBDOMAIN_HOSTS = _SUBDOMAIN_HOSTS
 WORKDAY_HOST = _WORKDAY_HOST
+#: The boards JobSpy searches (``jobspy.model.Site``), named as it names them.
+BROAD_BOARD_SITES = (
+    "indeed", "linkedin", "zip_recruiter", "glassdoor", "google", "bayt", "naukri", "bdjobs", "hellowork",
+)  # fmt: skip
 _LOCALE = re.compile(r"^[a-z]{2}(?:-[A-Za-z]{2})?$")
 _TOKEN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,119}$")
 _SLUG = re.compile(r"[^A-Za-z0-9_.:-]+")
@@ -100,6 +105,7 @@ class SourceSpec:
     employer: str
     base_url: str  # where requests go: the api_base, else the vendor's public host
     api_base: str | None = None
+    search: BroadBoardSearchSpec | None = None  # broad boards only
 
     @property
     def ats_kind(self) -> AtsKind:
@@ -178,9 +184,15 @@ def _slug(value: str) -> str:
 
 
 def parse_source(
-    kind: str, locator: str, *, name: str | None = None, api_base: str | None = None
+    kind: str,
+    locator: str,
+    *,
+    name: str | None = None,
+    api_base: str | None = None,
+    search: BroadBoardSearchSpec | None = None,
 ) -> SourceSpec:
-    """Parse what the user typed; raise ``InvalidSourceSpec`` for anything that cannot be crawled."""
+    """Parse what the user typed; raise ``InvalidSourceSpec`` for anything that cannot be crawled.  A
+    broad-board source (``jobspy``) needs its ``search``; no other family takes one."""
     family = kind.strip().lower().replace("-", "").replace("_", "")
     aliases = {"careerspage": "careers", "careerpage": "careers", "smart": "smartextract", "broad": "jobspy"}
     family = aliases.get(family, family)
@@ -192,6 +204,8 @@ def parse_source(
     if name is not None and (not name.strip() or len(name) > 200):
         raise _fail("--name must be 1 to 200 characters")
     base = _check_api_base(api_base)
+    if search is not None and family != "jobspy":
+        raise _fail("--keyword, --location, --results and --hours-old apply to broad boards (jobspy) only")
     if family == "workday":
         origin, board = _workday(locator)
         tenant = board.split("/")[0]
@@ -219,12 +233,21 @@ def parse_source(
         )  # fmt: skip
     if family == "jobspy":
         sites = [s.strip().lower() for s in locator.split(",") if s.strip()]
-        if not sites or any(not re.fullmatch(r"[a-z_]{2,40}", s) for s in sites):
-            raise _fail("a broad-board source is a comma list of sites, e.g. indeed,linkedin,zip_recruiter")
+        if not sites or any(s not in BROAD_BOARD_SITES for s in sites):
+            raise _fail(
+                "a broad-board source is a comma list of sites, e.g. indeed,linkedin,zip_recruiter"
+                f" (one of: {', '.join(BROAD_BOARD_SITES)})"
+            )
+        if search is None:
+            raise _fail("a broad-board source needs at least one --keyword")
+        if base is not None:
+            raise _fail(
+                "a broad-board source has no --api-base: the JobSpy library reaches the boards itself"
+            )
         board = ",".join(dict.fromkeys(sites))
         return SourceSpec(
             f"jobspy-{_slug(board.replace(',', '-'))}", "jobspy", locator, board,
-            (name or "broad boards").strip(), base or "", base,
+            (name or "broad boards").strip(), "", None, search,
         )  # fmt: skip
     token = _board_token(family, locator)
     default = DEFAULT_API_BASES[family].format(token=token.lower())

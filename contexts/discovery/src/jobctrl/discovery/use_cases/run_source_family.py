@@ -53,7 +53,7 @@ class FamilyResult:
 
 
 @dataclass
-class _Tally:
+class Tally:
     total: int = 0
     new: int = 0
     existing: int = 0
@@ -119,7 +119,7 @@ async def run_source_family(
 
     if catalog is None:
         catalog = load_catalog(store)
-    tally = _Tally()
+    tally = Tally()
     job_ids: list[str] = []
     outcomes = {f.source_id: SourceRunOutcome(succeeded=False) for f in failures}
     for source_id, postings in fetched:
@@ -134,12 +134,12 @@ async def run_source_family(
             if outcome.verdict is not Verdict.HELD and outcome.job_id not in job_ids:
                 job_ids.append(outcome.job_id)
         outcomes[source_id] = SourceRunOutcome(True, len(postings), duplicates)
-    _record_health(store, outcomes, failures, run_id=run_id, clock=clock, tenant_id=tenant_id)
+    record_health(store, outcomes, failures, run_id=run_id, clock=clock, tenant_id=tenant_id)
     failed = bool(sources) and len(failures) == len(sources)
     return FamilyResult(tally.counts(), failures, job_ids, failed, outcomes)
 
 
-def _record_health(
+def record_health(
     store: EventStore,
     outcomes: dict[str, SourceRunOutcome],
     failures: Sequence[SourceFailure],

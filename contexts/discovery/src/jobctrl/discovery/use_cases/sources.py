@@ -14,11 +14,13 @@ The registry streams are the one truth: the CLI, the API and the worker read the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.adapters.registry import adapter_for
+from jobctrl.discovery.domain.broad_search import BroadBoardSearchSpec, InvalidBroadSearch
 from jobctrl.discovery.domain.source import SourceEntry
 from jobctrl.discovery.domain.source_spec import (
     ATS_KIND_OF,
@@ -55,6 +57,18 @@ class SourceView:
     policy_id: str
     title_filters: tuple[str, ...] = ()
     location_filters: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    locations: tuple[str, ...] = ()
+    results_wanted: int | None = None
+    hours_old: int | None = None
+
+    @property
+    def robots(self) -> str:
+        """How robots.txt applies to the source: honoured, exempt (a documented public API), or not
+        applicable because a library owns the HTTP (broad boards, ADR 0285)."""
+        if self.family == "jobspy":
+            return "not_gated_library_owns_http"
+        return "honoured" if adapter_for(self.family)[1].honor_robots else "exempt_public_api"
 
     def as_config(self) -> SourceConfig:
         return SourceConfig(
@@ -66,6 +80,10 @@ class SourceView:
             title_filters=self.title_filters,
             location_filters=self.location_filters,
             family=self.family,
+            keywords=self.keywords,
+            locations=self.locations,
+            results_wanted=self.results_wanted,
+            hours_old=self.hours_old,
         )
 
 
@@ -92,15 +110,27 @@ def add_source(
     name: str | None = None,
     api_base: str | None = None,
     tenant_id: str = LOCAL_TENANT,
+    keywords: Sequence[str] = (),
+    locations: Sequence[str] = (),
+    results_wanted: int | None = None,
+    hours_old: int | None = None,
 ) -> AddedSource:
-    spec = parse_source(kind, locator, name=name, api_base=api_base)
+    """Add a source; a broad-board source (``jobspy``) also takes its search: keywords (at least one),
+    locations, results wanted per search unit and the oldest posting in hours (ADR 0285)."""
+    search = None
+    if keywords or locations or results_wanted is not None or hours_old is not None:
+        try:
+            search = BroadBoardSearchSpec.parse(tuple(keywords), tuple(locations), results_wanted, hours_old)
+        except InvalidBroadSearch as exc:
+            raise InvalidSourceSpec(exc.message) from None
+    spec = parse_source(kind, locator, name=name, api_base=api_base, search=search)
     policy_id = _policy_for(spec)
     repo = AggregateRepository.for_class(store, SourceEntry, clock=clock, tenant_id=tenant_id)
     entry = repo.load(spec.source_id) or SourceEntry(spec.source_id)
     at = isoformat(clock.now())
     entry.register(kind=spec.source_kind, policy_id=policy_id, state="active", at=at)
     changed = entry.configure(
-        SourceConfigured(
+        _with_search(spec.search)(
             source_id=spec.source_id,
             family=spec.family,
             locator=spec.locator,
@@ -114,6 +144,19 @@ def add_source(
     if entry.pending_events:
         repo.save(entry)
     return AddedSource(_view(entry), changed)
+
+
+def _with_search(search: BroadBoardSearchSpec | None) -> Callable[..., SourceConfigured]:
+    """``SourceConfigured`` with the broad-board search's fields filled in (none for other families)."""
+    if search is None:
+        return SourceConfigured
+    return partial(
+        SourceConfigured,
+        keywords=list(search.keywords),
+        locations=list(search.locations),
+        results_wanted=search.results_wanted,
+        hours_old=search.hours_old,
+    )
 
 
 def remove_source(store: EventStore, source_id: str, *, clock: Clock, tenant_id: str = LOCAL_TENANT) -> bool:
@@ -136,7 +179,8 @@ def _view(entry: SourceEntry) -> SourceView:
     assert c is not None
     return SourceView(
         c.source_id, c.family, c.locator, c.board, c.employer, c.base_url, c.api_base, entry.state,
-        entry.policy_id, tuple(c.title_filters), tuple(c.location_filters),
+        entry.policy_id, tuple(c.title_filters), tuple(c.location_filters), tuple(c.keywords),
+        tuple(c.locations), c.results_wanted, c.hours_old,
     )  # fmt: skip
 
 
@@ -199,6 +243,10 @@ def import_sources(
                 api_base=config.base_url,
                 title_filters=list(config.title_filters),
                 location_filters=list(config.location_filters),
+                keywords=list(config.keywords),
+                locations=list(config.locations),
+                results_wanted=config.results_wanted,
+                hours_old=config.hours_old,
             )
         )
         repo.save(entry)

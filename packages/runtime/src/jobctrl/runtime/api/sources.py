@@ -1,6 +1,7 @@
 """``GET/POST/DELETE /v1/sources``: the sources Discover runs (ADR 0150).
 
-``POST`` takes ``{kind, tokenOrUrl, name?, apiBase?}``: 201 with the source when added, 200 when the
+``POST`` takes ``{kind, tokenOrUrl, name?, apiBase?}`` (a broad board, kind ``jobspy``, also
+``keywords``, ``locations?``, ``resultsWanted?``, ``hoursOld?``): 201 with the source when added, 200 when the
 same source was already there; bad input is a 422 ``invalid_source`` (or ``invalid_request`` for a
 malformed body) and writes nothing.  ``DELETE /v1/sources/{id}``: 200, or 404 ``unknown_source``.
 """
@@ -35,6 +36,11 @@ class SourceBody(Request):
     token_or_url: str = Field(min_length=1, max_length=2000)
     name: str | None = Field(default=None, max_length=200)
     api_base: str | None = Field(default=None, max_length=2000)
+    # A broad-board search (kind ``jobspy``, ADR 0285).
+    keywords: list[str] = Field(default_factory=list, max_length=20)
+    locations: list[str] = Field(default_factory=list, max_length=20)
+    results_wanted: int | None = None
+    hours_old: int | None = None
 
 
 class SourceOut(Wire):
@@ -47,6 +53,11 @@ class SourceOut(Wire):
     api_base: str | None
     state: str
     policy_id: str
+    robots: str
+    keywords: list[str] = []
+    locations: list[str] = []
+    results_wanted: int | None = None
+    hours_old: int | None = None
 
 
 class SourceList(Wire):
@@ -61,7 +72,9 @@ class RemovedSource(Wire):
 def _out(v: SourceView) -> SourceOut:
     return SourceOut(
         source_id=v.source_id, kind=v.family, token_or_url=v.locator, board=v.board, name=v.name,
-        base_url=v.base_url, api_base=v.api_base, state=v.state, policy_id=v.policy_id,
+        base_url=v.base_url, api_base=v.api_base, state=v.state, policy_id=v.policy_id, robots=v.robots,
+        keywords=list(v.keywords), locations=list(v.locations), results_wanted=v.results_wanted,
+        hours_old=v.hours_old,
     )  # fmt: skip
 
 
@@ -83,6 +96,10 @@ async def post_source(body: SourceBody, svc: Annotated[Services, Depends(service
                 api_base=body.api_base,
                 clock=svc.clock,
                 tenant_id=svc.tenant_id,
+                keywords=body.keywords,
+                locations=body.locations,
+                results_wanted=body.results_wanted,
+                hours_old=body.hours_old,
             )
         )
     except InvalidSourceSpec as exc:

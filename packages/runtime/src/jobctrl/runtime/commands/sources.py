@@ -70,13 +70,36 @@ def add(
     api_base: Annotated[
         str | None, typer.Option("--api-base", help="Where the family's API lives instead of the vendor.")
     ] = None,
+    keyword: Annotated[
+        list[str] | None, typer.Option("--keyword", help="Broad boards: a search term (repeatable).")
+    ] = None,
+    location: Annotated[
+        list[str] | None, typer.Option("--location", help="Broad boards: a location (repeatable).")
+    ] = None,
+    results: Annotated[
+        int | None, typer.Option("--results", help="Broad boards: results wanted per site and search.")
+    ] = None,
+    hours_old: Annotated[
+        int | None, typer.Option("--hours-old", help="Broad boards: only postings this many hours old.")
+    ] = None,
 ) -> None:
     """Add a source; Discover crawls it from the next run on."""
 
     def action(store: EventStore) -> None:
-        added = add_source(store, kind, token_or_url, name=name, api_base=api_base, clock=SystemClock())
+        added = add_source(
+            store, kind, token_or_url, name=name, api_base=api_base, clock=SystemClock(),
+            keywords=keyword or (), locations=location or (), results_wanted=results, hours_old=hours_old,
+        )  # fmt: skip
         verb = "added" if added.created else "already present"
-        out.print(f"{added.source.source_id} {verb} ({added.source.family}, {added.source.base_url})")
+        view = added.source
+        if view.family == "jobspy":
+            out.print(f"{view.source_id} {verb} (broad boards {view.board}; robots: {view.robots})")
+            if not load_config().discovery.broad_boards:
+                out.print(
+                    "broad boards are off: set [discovery] broad_boards = true, or JOBCTRL_BROAD_BOARDS=1"
+                )
+            return
+        out.print(f"{view.source_id} {verb} ({view.family}, {view.base_url})")
 
     _run(action)
 
@@ -90,11 +113,11 @@ def list_command(
     def action(store: EventStore) -> None:
         views = list_sources(store)
         if fmt is ListFormat.json:
-            typer.echo(json.dumps([asdict(v) for v in views], indent=2))
+            typer.echo(json.dumps([asdict(v) | {"robots": v.robots} for v in views], indent=2))
             return
-        table = Table("id", "kind", "board", "name", "state", "api base")
+        table = Table("id", "kind", "board", "name", "state", "robots", "api base")
         for v in views:
-            table.add_row(v.source_id, v.family, v.board, v.name, v.state, v.base_url)
+            table.add_row(v.source_id, v.family, v.board, v.name, v.state, v.robots, v.base_url)
         out.print(table)
 
     _run(action)

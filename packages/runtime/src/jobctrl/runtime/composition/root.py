@@ -27,6 +27,7 @@ from jobctrl.contact.activities import ContactActivities, register_offline_conta
 from jobctrl.contact.ports import PageFetcher as ContactPageFetcher
 from jobctrl.discovery import SearchFilters
 from jobctrl.discovery.activities import DiscoveryActivities, SourceCatalog
+from jobctrl.discovery.ports import BoardScraper
 from jobctrl.enrichment import GatewayPageFetcher
 from jobctrl.enrichment.activities import EnrichmentActivities
 from jobctrl.enrichment.ports import PageFetcher
@@ -118,6 +119,8 @@ class Composition:
         render_lanes: int | None = None,
         browser: Callable[[], object] | None = None,
         search: Callable[[], SearchFilters] | None = None,
+        broad_boards: bool | None = None,
+        board_scraper: BoardScraper | None = None,
     ) -> Composition:
         clock = clock or SystemClock()
         # The user's configuration ($JOBCTRL_HOME/config.toml + environment); explicit arguments win.
@@ -184,6 +187,10 @@ class Composition:
                 store, runs=DiscoveryRunLog(store, clock), sources=sources,
                 gateway=lambda: PolitenessGateway(user_agent), clock=clock, policy_override=discovery_policy,
                 search=search or config.search.filters,
+                broad_boards=lambda: (
+                    load_config().discovery.broad_boards if broad_boards is None else broad_boards
+                ),
+                board_scraper=board_scraper,
             ),
             enrichment=EnrichmentActivities(
                 store, targets=facts.enrichment_targets, fetcher=fetcher, tracker=tracker, clock=clock

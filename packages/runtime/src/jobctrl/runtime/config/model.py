@@ -133,6 +133,12 @@ class SearchConfig(Section):
             raise ValueError(str(exc)) from exc
 
 
+class DiscoveryConfig(Section):
+    #: Broad boards through JobSpy (the ``jobspy`` family, ADR 0285): off by default, so nothing
+    #: scrapes Indeed, LinkedIn & co. unless the user turns it on; the demo never does.
+    broad_boards: bool = False
+
+
 class MaterialsConfig(Section):
     paper_size: Literal["letter", "a4"] = "letter"
     template: Literal["classic"] = "classic"
@@ -180,6 +186,7 @@ ENV_KEYS: dict[str, tuple[str, str]] = {
     "JOBCTRL_LLM_API_KEY": ("llm", "api_key"),
     "JOBCTRL_LLM_MODE": ("llm", "mode"),
     "JOBCTRL_LLM_TIMEOUT_SECONDS": ("llm", "timeout_seconds"),
+    "JOBCTRL_BROAD_BOARDS": ("discovery", "broad_boards"),
     "JOBCTRL_PAPER_SIZE": ("materials", "paper_size"),
     "JOBCTRL_AUTO_APPLY": ("apply", "auto_apply"),
     "JOBCTRL_WORKER_ACTIVITY_SLOTS": ("worker", "activity_slots"),
@@ -222,6 +229,7 @@ class JobctrlConfig(BaseSettings):
 
     llm: LlmConfig = LlmConfig()
     search: SearchConfig = SearchConfig()
+    discovery: DiscoveryConfig = DiscoveryConfig()
     materials: MaterialsConfig = MaterialsConfig()
     apply: ApplyConfig = ApplyConfig()
     worker: WorkerConfig = WorkerConfig()

@@ -37,6 +37,11 @@ remote = "any"       # "any", "only" or "exclude"
 seniority = []       # e.g. ["senior", "staff"]: at least one in the title
 exclusions = []      # e.g. ["intern", "manager"]: none in the title
 
+[discovery]
+# Broad boards (Indeed, LinkedIn, ...) through JobSpy, for `jobctrl sources add jobspy ...` sources.
+# Off by default: the library scrapes those sites with its own HTTP, which robots.txt cannot gate.
+broad_boards = false    # or JOBCTRL_BROAD_BOARDS=1
+
 [materials]
 paper_size = "letter"   # "letter" or "a4", for the resume and the cover letter
 template = "classic"
