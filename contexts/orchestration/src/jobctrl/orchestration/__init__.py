@@ -16,6 +16,8 @@ Temporal's sandbox) imports nothing else:
 * preparation fan-out (ADR 0261) — ``fan_out_preparation`` over ``plan_preparation``
   (``PreparationTarget`` -> ``WorkPlan``), behind the ports ``StartPreparation`` and
   ``RecordWorkPlans``;
+* the profile outbox (ADR 0262) — ``drain_profile_outbox`` (``DrainReport``, ``OUTCOME_OF_STATUS``)
+  behind the ``ContinuationControl`` port;
 * ``stage_machine.apply_trigger(state, trigger, inputs)`` — the reference JSON adapter (stable);
 * the older subpackages (``stages``, ``spend``, ``settings``, ``profile``) by module path until they
   take the same shape.
@@ -38,7 +40,12 @@ if TYPE_CHECKING:
         DescribedStatus,
         WorkflowRun,
     )
-    from jobctrl.orchestration.ports import CloseInterruptedMembership, RecordWorkPlans, StartPreparation
+    from jobctrl.orchestration.ports import (
+        CloseInterruptedMembership,
+        ContinuationControl,
+        RecordWorkPlans,
+        StartPreparation,
+    )
     from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus, SaveOutcome
     from jobctrl.orchestration.profile.json_resume import (
         InvalidJsonResume,
@@ -68,6 +75,11 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.use_cases._runs import load_run
     from jobctrl.orchestration.use_cases.close_orphaned_discovery_run import close_orphaned_discovery_run
     from jobctrl.orchestration.use_cases.discovery_run_log import DiscoveryRunLog
+    from jobctrl.orchestration.use_cases.drain_profile_outbox import (
+        OUTCOME_OF_STATUS,
+        DrainReport,
+        drain_profile_outbox,
+    )
     from jobctrl.orchestration.use_cases.fan_out_preparation import fan_out_preparation
     from jobctrl.orchestration.use_cases.finish_discovery_run import finish_discovery_run
     from jobctrl.orchestration.use_cases.interrupt_discovery_run import interrupt_discovery_run
@@ -146,6 +158,10 @@ _EXPORTS: dict[str, str] = {
     "WorkPlan": "jobctrl.orchestration.domain.preparation_plan",
     "plan_preparation": "jobctrl.orchestration.domain.preparation_plan",
     "fan_out_preparation": "jobctrl.orchestration.use_cases.fan_out_preparation",
+    "ContinuationControl": "jobctrl.orchestration.ports",
+    "drain_profile_outbox": "jobctrl.orchestration.use_cases.drain_profile_outbox",
+    "DrainReport": "jobctrl.orchestration.use_cases.drain_profile_outbox",
+    "OUTCOME_OF_STATUS": "jobctrl.orchestration.use_cases.drain_profile_outbox",
     "APPLY_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
     "AUTO_APPLY_LOOP_ID": "jobctrl.orchestration.workflows.ids",
     "ApplyWorkflow": "jobctrl.orchestration.workflows.apply",
@@ -222,6 +238,7 @@ __all__ = [
     "LIFECYCLE_TYPES",
     "NOT_FOUND",
     "ORDER",
+    "OUTCOME_OF_STATUS",
     "PREPARATION_WORKFLOW_TYPE",
     "STAGES",
     "STATUS_ACTIVITY",
@@ -234,6 +251,7 @@ __all__ = [
     "Canceled",
     "CloseInterruptedMembership",
     "ContactResearchInput",
+    "ContinuationControl",
     "ContinuationStatus",
     "ContinuationStatusInput",
     "ContinuationTargets",
@@ -245,6 +263,7 @@ __all__ = [
     "DiscoveryRun",
     "DiscoveryRunLog",
     "DispatchKind",
+    "DrainReport",
     "ExecutionSteps",
     "Exhausted",
     "Failed",
@@ -279,6 +298,7 @@ __all__ = [
     "contact_research_workflow_id",
     "create_orchestration_tables",
     "discover_workflow_id",
+    "drain_profile_outbox",
     "fan_out_preparation",
     "finish_discovery_run",
     "interrupt_discovery_run",

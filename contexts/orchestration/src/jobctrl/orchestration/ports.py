@@ -8,6 +8,9 @@
 * ``RecordWorkPlans`` — record a cohort's work plans on discovery's execution (and, for the terminal
   cohort, mark the unplanned members not eligible and close the membership); returns how many members
   it marked not eligible (discovery's ``record_fanout_plans``; ADR 0261).
+* ``ContinuationControl`` — the profile continuations in Temporal: ``describe`` a workflow id (its
+  status name, ``None`` when absent) and ``start`` one that never reuses an id (False when it is
+  running or ever ran); the runtime wires it to its ``WorkflowControl`` (ADR 0262).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ if TYPE_CHECKING:
     from jobctrl.activity_contracts.contracts import Cohort
     from jobctrl.kernel.execution import ExecutionRef
     from jobctrl.orchestration.domain.preparation_plan import WorkPlan
+    from jobctrl.orchestration.workflows.continuation import ProfileContinuationInput
     from jobctrl.orchestration.workflows.preparation import JobPreparationInput
 
 
@@ -32,3 +36,9 @@ class StartPreparation(Protocol):
 
 class RecordWorkPlans(Protocol):
     def __call__(self, execution: ExecutionRef, cohort: Cohort, plans: Sequence[WorkPlan]) -> int: ...
+
+
+class ContinuationControl(Protocol):
+    async def describe(self, workflow_id: str) -> str | None: ...
+
+    async def start(self, workflow_id: str, arg: ProfileContinuationInput) -> bool: ...

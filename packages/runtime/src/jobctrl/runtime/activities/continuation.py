@@ -1,15 +1,15 @@
 """The activities of ``ProfileContinuationWorkflow``: which jobs to re-prepare after a profile change,
 and the status of an older continuation it awaits (ADR 0074).
 
-Targets come from the preparation-targets port under the ``profile_continuation`` cohort (the
-composition root answers: every enriched job).
+Wiring only (ADR 0262): the targets come from the preparation-targets port under the
+``profile_continuation`` cohort (the composition root answers with orchestration's decision: every
+enriched job), and the status is the runtime's one Temporal describe (``TemporalWorkflowControl``),
+the same the outbox drain asks.
 """
 
 from __future__ import annotations
 
 from temporalio import activity
-from temporalio.client import WorkflowExecutionStatus
-from temporalio.service import RPCError, RPCStatusCode
 
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.kernel.errors import ConfigurationError
@@ -23,6 +23,7 @@ from jobctrl.orchestration import (
     ContinuationTargetsInput,
 )
 from jobctrl.runtime.activities.deps import ActivityDeps
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 
 
 class ContinuationActivities:
@@ -39,11 +40,6 @@ class ContinuationActivities:
         client = self.deps.client
         if client is None:
             raise to_application_error(ConfigurationError("the continuation needs a Temporal client"))
-        try:
-            described = await client.get_workflow_handle(params.workflow_id).describe()
-        except RPCError as exc:
-            if exc.status == RPCStatusCode.NOT_FOUND:
-                return ContinuationStatus(None)
-            raise
-        status = described.status
-        return ContinuationStatus(status.name if isinstance(status, WorkflowExecutionStatus) else None)
+        return ContinuationStatus(
+            await TemporalWorkflowControl.for_client(client).describe(params.workflow_id, None)
+        )
