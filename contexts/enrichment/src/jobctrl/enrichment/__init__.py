@@ -5,7 +5,8 @@
   ``extraction`` (the cascade: ``extract_posting``, ``from_source_payload``, tiers and confidence);
   ``readiness`` (``EnrichmentOutcome`` with ``blocked_by`` (``EnrichBlock``) and the independent
   ``ApplicationTarget``, for the stage machine).
-* ``use_cases`` — ``enrich_job`` (async), ``change_active_state``, ``select_blocked_rows``.
+* ``use_cases`` — ``enrich_job`` (async), ``change_active_state``, ``select_blocked_rows``,
+  ``select_enrichment_jobs`` (which members a pass enriches, with which description; ADR 0263).
 * ``ports`` — the ``PageFetcher`` port and its typed errors.
 * ``adapters`` — ``gateway_fetcher`` (the port over the politeness gateway) and ``httpx_fetcher``
   (the stand-alone adapter that honours robots.txt).
@@ -48,10 +49,13 @@ if TYPE_CHECKING:
     from jobctrl.enrichment.use_cases.change_active_state import ChangeActiveState, change_active_state
     from jobctrl.enrichment.use_cases.enrich_job import EnrichJob, InvalidEnrichRequestError, enrich_job
     from jobctrl.enrichment.use_cases.select_blocked_rows import select_blocked_rows
+    from jobctrl.enrichment.use_cases.select_enrichment_jobs import select_enrichment_jobs, source_description
 
 _EXPORTS: dict[str, str] = {
     "enrich_job": "jobctrl.enrichment.use_cases.enrich_job",
     "EnrichJob": "jobctrl.enrichment.use_cases.enrich_job",
+    "select_enrichment_jobs": "jobctrl.enrichment.use_cases.select_enrichment_jobs",
+    "source_description": "jobctrl.enrichment.use_cases.select_enrichment_jobs",
     "InvalidEnrichRequestError": "jobctrl.enrichment.use_cases.enrich_job",
     "change_active_state": "jobctrl.enrichment.use_cases.change_active_state",
     "ChangeActiveState": "jobctrl.enrichment.use_cases.change_active_state",
@@ -98,5 +102,7 @@ __all__ = [
     "change_active_state",
     "enrich_job",
     "select_blocked_rows",
+    "select_enrichment_jobs",
+    "source_description",
 ]
 __getattr__ = lazy_exports(__name__, _EXPORTS)

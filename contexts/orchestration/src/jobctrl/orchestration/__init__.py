@@ -18,6 +18,8 @@ Temporal's sandbox) imports nothing else:
   ``RecordWorkPlans``;
 * the profile outbox (ADR 0262) — ``drain_profile_outbox`` (``DrainReport``, ``OUTCOME_OF_STATUS``)
   behind the ``ContinuationControl`` port;
+* preparation cohorts (ADR 0263) — ``derive_preparation_targets`` (which jobs each cohort prepares)
+  over the ``PreparationCandidates`` port;
 * ``stage_machine.apply_trigger(state, trigger, inputs)`` — the reference JSON adapter (stable);
 * the older subpackages (``stages``, ``spend``, ``settings``, ``profile``) by module path until they
   take the same shape.
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.ports import (
         CloseInterruptedMembership,
         ContinuationControl,
+        PreparationCandidates,
         RecordWorkPlans,
         StartPreparation,
     )
@@ -74,6 +77,7 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.tables import create_orchestration_tables
     from jobctrl.orchestration.use_cases._runs import load_run
     from jobctrl.orchestration.use_cases.close_orphaned_discovery_run import close_orphaned_discovery_run
+    from jobctrl.orchestration.use_cases.derive_preparation_targets import derive_preparation_targets
     from jobctrl.orchestration.use_cases.discovery_run_log import DiscoveryRunLog
     from jobctrl.orchestration.use_cases.drain_profile_outbox import (
         OUTCOME_OF_STATUS,
@@ -159,6 +163,8 @@ _EXPORTS: dict[str, str] = {
     "plan_preparation": "jobctrl.orchestration.domain.preparation_plan",
     "fan_out_preparation": "jobctrl.orchestration.use_cases.fan_out_preparation",
     "ContinuationControl": "jobctrl.orchestration.ports",
+    "PreparationCandidates": "jobctrl.orchestration.ports",
+    "derive_preparation_targets": "jobctrl.orchestration.use_cases.derive_preparation_targets",
     "drain_profile_outbox": "jobctrl.orchestration.use_cases.drain_profile_outbox",
     "DrainReport": "jobctrl.orchestration.use_cases.drain_profile_outbox",
     "OUTCOME_OF_STATUS": "jobctrl.orchestration.use_cases.drain_profile_outbox",
@@ -275,6 +281,7 @@ __all__ = [
     "JobPreparationWorkflow",
     "JobStages",
     "OrchestrationSettings",
+    "PreparationCandidates",
     "PreparationTarget",
     "ProfileContinuationInput",
     "ProfileService",
@@ -297,6 +304,7 @@ __all__ = [
     "close_orphaned_discovery_run",
     "contact_research_workflow_id",
     "create_orchestration_tables",
+    "derive_preparation_targets",
     "discover_workflow_id",
     "drain_profile_outbox",
     "fan_out_preparation",

@@ -11,11 +11,13 @@
 * ``ContinuationControl`` — the profile continuations in Temporal: ``describe`` a workflow id (its
   status name, ``None`` when absent) and ``start`` one that never reuses an id (False when it is
   running or ever ran); the runtime wires it to its ``WorkflowControl`` (ADR 0262).
+* ``PreparationCandidates`` — discovery's jobs a preparation cohort draws from: every known job, and
+  the members of one cohort of a Discover execution (ADR 0263).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -42,3 +44,9 @@ class ContinuationControl(Protocol):
     async def describe(self, workflow_id: str) -> str | None: ...
 
     async def start(self, workflow_id: str, arg: ProfileContinuationInput) -> bool: ...
+
+
+class PreparationCandidates(Protocol):
+    def known_jobs(self) -> Iterable[str]: ...
+
+    def members(self, tenant_id: str, workflow_id: str, run_id: str, cohort: str) -> list[str]: ...

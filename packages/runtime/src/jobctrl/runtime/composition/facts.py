@@ -5,16 +5,16 @@ artifact store; no read model is needed for these per-job lookups).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import sqlalchemy as sa
 
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply import ApplicantProfile, ApplicationMaterials, CurrentJobFacts, JobApplication
 from jobctrl.apply.activities import ApplyInputs
-from jobctrl.discovery import iter_known_job_ids, known_job_ids, load_execution
+from jobctrl.discovery import execution_members, iter_known_job_ids
 from jobctrl.discovery.events import JobDiscovered
-from jobctrl.enrichment import EnrichJob, PostingEnrichment
+from jobctrl.enrichment import EnrichJob, PostingEnrichment, select_enrichment_jobs
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.execution import ExecutionRef
@@ -36,8 +36,7 @@ from jobctrl.materials import (
     pdf_artifact_id,
 )
 from jobctrl.materials import CandidateProfile as MaterialsProfile
-from jobctrl.orchestration import discover_workflow_id
-from jobctrl.runtime.activities.ports import PreparationTarget
+from jobctrl.orchestration import PreparationTarget, derive_preparation_targets
 from jobctrl.runtime.composition.profiles import materials_profile, saved_profile, scoring_profile
 from jobctrl.scoring import CandidateProfile as ScoringProfile
 from jobctrl.scoring import JobScore
@@ -117,53 +116,24 @@ class JobFacts:
         text = plain_text(text) if text else None
         return text if text and text.strip() else None
 
-    def raw_description(self, job_id: str) -> str | None:
-        found = self.discovered(job_id)
-        text = None if found is None else found.metadata.get("description")
-        return text if isinstance(text, str) and text.strip() else None
-
     def members(self, tenant: str, workflow_id: str, run_id: str, cohort: str | None = None) -> list[str]:
         ref = ExecutionRef(tenant, workflow_id, run_id)
-        execution = load_execution(self.store, ref, self.clock)
-        return [j for j, m in execution.members.items() if cohort is None or m.cohort == cohort]
+        return execution_members(self.store, ref, cohort, clock=self.clock)
+
+    def known_jobs(self) -> Iterable[str]:
+        return iter_known_job_ids(self.store)
 
     # -- enrichment -----------------------------------------------------------------------------
     def enrichment_targets(self, tenant: str, workflow_id: str, run_id: str) -> list[EnrichJob]:
-        jobs = []
-        for job_id in self.members(tenant, workflow_id, run_id):
-            found = self.discovered(job_id)
-            if found is not None:
-                # Text a smart extractor read off a page without structured data is not the source's
-                # own description: enrichment reads the page with its cascade (ADR 0221).
-                trusted = found.metadata.get("extraction") != "readable_text"
-                description = self.raw_description(job_id) if trusted else None
-                jobs.append(EnrichJob(job_id, found.posting_url, found.source, description))
-        return jobs
+        """Enrichment's decision over the execution's members (ADR 0221, 0263)."""
+        return select_enrichment_jobs(self.members(tenant, workflow_id, run_id), self.discovered)
 
     # -- preparation ----------------------------------------------------------------------------
     def targets(self, tenant: str, execution_run_id: str, cohort: str) -> list[PreparationTarget]:
-        """Enriched members of the cohort, keyed by profile version: a second Discover under the same
-        profile finds the same idempotency keys and re-attaches instead of preparing again."""
-        saved = saved_profile(self.store)
-        if saved is None:
-            return []
-        version = saved[0]
-        if cohort == "existing_backlog":
-            # Jobs enriched earlier whose Score never succeeded (a failed or interrupted preparation):
-            # the same key re-runs a failed preparation (resuming at its failed step) and re-attaches
-            # to a finished or running one, so the sweep never duplicates work.
-            candidates = [j for j in known_job_ids(self.store) if not self.tracker.succeeded(j, "score")]
-        elif cohort == "profile_continuation":
-            # A genuine profile change re-prepares every enriched job under the new version (the
-            # continuation's own keys make this idempotent; Score reuses a still-current score).
-            candidates = known_job_ids(self.store)
-        else:
-            candidates = self.members(tenant, discover_workflow_id(tenant), execution_run_id, cohort)
-        return [
-            PreparationTarget(job_id, "score_job", version, f"profile-{version}")
-            for job_id in candidates
-            if self.tracker.succeeded(job_id, "enrich")
-        ]
+        """Orchestration's decision of the cohort's targets (ADR 0263), over discovery's jobs."""
+        return derive_preparation_targets(
+            self.store, tenant, execution_run_id, cohort, candidates=self, tracker=self.tracker
+        )
 
     def scoring_profile(self) -> ScoringProfile | None:
         saved = saved_profile(self.store)
