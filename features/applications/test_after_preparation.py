@@ -318,6 +318,13 @@ def _shows(world: World) -> None:
         frame = card.locator(f'iframe[data-role="{role}"]')
         until(lambda f=frame: f.get_attribute("data-loaded"), f"the {role} PDF to load", timeout=30)
         assert frame.get_attribute("data-loaded") == "application/pdf"
+    # The viewer's pages are not in the DOM: the words of the same PDFs are shown beside them.
+    expected = {"resume": str(SAMPLE_PROFILE["name"]), "cover": "Globex"}
+    for role, words in expected.items():
+        shown = card.locator(f'pre[data-role="{role}-text"]')
+        until(lambda s=shown: s.get_attribute("data-loaded"), f"the {role} text to load", timeout=30)
+        assert shown.is_visible() and shown.get_attribute("data-loaded") != "error", shown.inner_text()
+        assert words in shown.inner_text() and "page 1 of" in shown.inner_text(), shown.inner_text()
     assert world.page is not None
     world.page.screenshot(path=str(world.tmp / "review-before.png"), full_page=True)
 

@@ -22,6 +22,7 @@ from jobctrl.apply.use_cases.record_outcome import record_outcome
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.materials import ArtifactKind
 from jobctrl.materials.adapters.artifacts import ArtifactStore
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.profile.service import ProfileService
@@ -239,3 +240,47 @@ def test_contact_research_is_started_by_the_user_for_a_job(world: World) -> None
     assert bad.status_code == 422
     assert world.client.post("/v1/jobs/nope/contact-research", json={}).status_code == 404
     assert len(world.control.started) == 1
+
+
+def _text_pdf(line: str) -> bytes:
+    """A one-page PDF whose page draws ``line`` in Helvetica (offsets computed, as a writer would)."""
+    stream = f"BT /F1 12 Tf 72 720 Td ({line}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for n, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+@pytest.mark.both_databases
+def test_the_text_of_a_rendered_pdf_is_served_page_by_page(world: World, tmp_path: Path) -> None:
+    discover_job(world.store, "j3", employer="Umbrella", title="Platform Engineer")
+    score_job(world.store, "j3", 8.0)
+    resume_pdf, cover_pdf = prepare_materials(world.store, "j3")
+    artifacts = ArtifactStore(tmp_path)
+    artifacts.put(resume_pdf, ArtifactKind.RESUME_PDF, _text_pdf("Ada Lovelace, Platform Engineer"))
+    artifacts.put(cover_pdf, ArtifactKind.COVER_LETTER_PDF, b"%PDF-1.4 not really a PDF")
+    project(world.db)
+    text = world.client.get(f"/v1/jobs/j3/materials/{resume_pdf}/text")
+    assert text.status_code == 200, text.text
+    body = text.json()
+    assert body["pageCount"] == 1 and "Ada Lovelace, Platform Engineer" in body["pages"][0]
+    assert body["artifactId"] == resume_pdf and body["jobId"] == "j3"
+    unreadable = world.client.get(f"/v1/jobs/j3/materials/{cover_pdf}/text")
+    assert unreadable.status_code == 422 and unreadable.json()["error"]["code"] == "pdf_unreadable"
+    assert world.client.get("/v1/jobs/j1/materials/not-mine/text").status_code == 404
+    assert world.client.get("/v1/jobs/no-such-job/materials/anything/text").status_code == 404
+    paths = world.client.get("/openapi.json").json()["paths"]
+    assert "get" in paths["/v1/jobs/{job_id}/materials/{artifact_id}/text"]

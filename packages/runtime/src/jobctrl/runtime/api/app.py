@@ -36,6 +36,7 @@ from jobctrl.runtime.api import (
     contacts,
     follow_up_snooze,
     import_url,
+    material_text,
     outreach,
     reads,
     retry_stage,
@@ -179,7 +180,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
                    applications.router, applications.pages, sources.router,
                    contact_research.router, contacts.router, outreach.router, scores.router,
                    import_url.router, verification.router,
-                   follow_up_snooze.router):  # fmt: skip
+                   follow_up_snooze.router, material_text.router):  # fmt: skip
         app.include_router(router)
 
     @app.get("/v1/health", tags=["system"], responses={503: {"model": ErrorBody}})

@@ -102,6 +102,15 @@ class MaterialView(Wire):
     url: str  # GET it for the PDF itself
 
 
+class MaterialText(Wire):
+    """The text of one rendered PDF, page by page (at most the first 20 of ``page_count``)."""
+
+    job_id: str
+    artifact_id: str
+    page_count: int
+    pages: list[str]
+
+
 class MaterialsList(Wire):
     """A known job's PDFs.  ``prepared`` is false (and ``items`` empty) while the job has no prepared
     materials yet; an unknown job is a 404 ``job_not_found`` instead (ADR 0190)."""

@@ -257,6 +257,12 @@ def list_materials(job_id: JobIdPath, svc: Annotated[Services, Depends(services)
 def material_pdf(
     job_id: JobIdPath, artifact_id: ArtifactPath, svc: Annotated[Services, Depends(services)]
 ) -> Response:
+    data = job_pdf_bytes(svc, job_id, artifact_id)
+    return Response(data, media_type="application/pdf", headers={"Content-Disposition": "inline"})
+
+
+def job_pdf_bytes(svc: Services, job_id: str, artifact_id: str) -> bytes:
+    """One of the job's current rendered PDFs, verified against its digest; 404s name what is missing."""
     known = (_job_pdfs(svc, job_id) or {}).get(artifact_id)
     if known is None or svc.artifacts_root is None:
         raise ApiError(404, "artifact_not_found", "no such rendered PDF for this job")
@@ -265,7 +271,7 @@ def material_pdf(
     if found.find(artifact_id, kind) is None:
         raise ApiError(404, "artifact_not_found", "the PDF is not in the artifact store")
     _, data = found.get(artifact_id, kind)
-    return Response(data, media_type="application/pdf", headers={"Content-Disposition": "inline"})
+    return data
 
 
 @router.post("/jobs/{job_id}/outcomes", response_model=OutcomeView, status_code=201, responses=ERRORS)
