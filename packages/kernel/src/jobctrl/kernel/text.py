@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from html import unescape
-from html.parser import HTMLParser
 from typing import Any
+
+from jobctrl.kernel.html import POSTING, html_text
 
 # C0 and C1 controls, DEL, and bidi overrides; tab/newline survive only when asked for.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -43,9 +44,6 @@ def bounded_code(value: str, *, fallback: str = "unclassified") -> str:
 
 
 _TAG = re.compile(r"<[A-Za-z/!][^>]*>")
-_BLOCK_TAGS = frozenset(
-    {"p", "br", "li", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "tr", "section"}
-)
 
 
 def plain_text(value: str) -> str:
@@ -57,35 +55,7 @@ def plain_text(value: str) -> str:
     if not _TAG.search(candidate):
         return value
 
-    class _Text(HTMLParser):
-        def __init__(self) -> None:
-            super().__init__(convert_charrefs=True)
-            self.parts: list[str] = []
-            self.skip = 0
-
-        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            if tag in ("script", "style"):
-                self.skip += 1
-            if tag in _BLOCK_TAGS:
-                self.parts.append("\n")
-            if tag == "li":
-                self.parts.append("- ")
-
-        def handle_endtag(self, tag: str) -> None:
-            if tag in ("script", "style") and self.skip:
-                self.skip -= 1
-            if tag in _BLOCK_TAGS:
-                self.parts.append("\n")
-
-        def handle_data(self, data: str) -> None:
-            if not self.skip:
-                self.parts.append(data)
-
-    parser = _Text()
-    parser.feed(candidate)
-    parser.close()
-    lines = (re.sub(r"[ \t\r\f\v\xa0]+", " ", line).strip() for line in "".join(parser.parts).splitlines())
-    return "\n".join(line for line in lines if line)
+    return html_text(candidate, POSTING)
 
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")

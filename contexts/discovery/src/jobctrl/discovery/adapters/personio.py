@@ -32,7 +32,7 @@ from jobctrl.discovery.adapters.base import (
     matches_filters,
     require,
 )
-from jobctrl.discovery.adapters.text import html_to_text
+from jobctrl.kernel.html import DESCRIPTION, html_text
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
 
@@ -59,7 +59,7 @@ def parse_personio(body: bytes, config: SourceConfig) -> list[ObservedPosting]:
         require(native.isdigit() or (native.isalnum() and len(native) <= 64), "personio position id")
         parts = []
         for desc in position.findall("jobDescriptions/jobDescription"):
-            name, value = _text(desc, "name"), html_to_text(_text(desc, "value"))
+            name, value = _text(desc, "name"), html_text(_text(desc, "value"), DESCRIPTION)
             if value:
                 parts.append(f"{name}\n{value}" if name else value)
         url = f"{base}/job/{native}"

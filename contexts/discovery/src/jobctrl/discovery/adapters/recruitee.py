@@ -21,7 +21,7 @@ from jobctrl.discovery.adapters.base import (
     matches_filters,
     require,
 )
-from jobctrl.discovery.adapters.text import html_to_text
+from jobctrl.kernel.html import DESCRIPTION, html_text
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
 
@@ -41,7 +41,7 @@ def parse_recruitee(payload: Any, config: SourceConfig) -> list[ObservedPosting]
         if offer.get("remote") is True and "remote" not in location.lower():
             location = f"{location} (Remote)" if location else "Remote"
         description = "\n\n".join(
-            html_to_text(as_str(offer.get(k)))
+            html_text(as_str(offer.get(k)), DESCRIPTION)
             for k in ("description", "requirements")
             if as_str(offer.get(k))
         )

@@ -38,7 +38,7 @@ from jobctrl.discovery.adapters.base import (
     matches_filters,
 )
 from jobctrl.discovery.adapters.jsonld import _job_postings, _location, _parse_page
-from jobctrl.discovery.adapters.text import html_to_text
+from jobctrl.kernel.html import DESCRIPTION, html_text
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget, RobotsDisallowed
 
 MAX_PAGES = 50
@@ -109,16 +109,16 @@ def _from_json_ld(posting: dict[str, Any], page_url: str, config: SourceConfig, 
         source_id=config.source_id, ats_kind="other", native_id=native or None,
         posting_url=urljoin(page_url, canonical) if canonical else page_url,
         canonical_url=urljoin(page_url, canonical) if canonical else page_url,
-        title=html_to_text(as_str(posting.get("title"))),
+        title=html_text(as_str(posting.get("title")), DESCRIPTION),
         employer=as_str(org.get("name")) if isinstance(org, dict) and org.get("name") else config.employer,
-        location=_location(posting), description=html_to_text(as_str(posting.get("description"))),
+        location=_location(posting), description=html_text(as_str(posting.get("description")), DESCRIPTION),
         apply_url=as_str(posting.get("directApplyUrl")) or None, extra={"extraction": "json_ld"},
     )  # fmt: skip
 
 
 def _title(html: str) -> str:
     for match in _TITLE.finditer(html):
-        text = html_to_text(match.group(2)).strip()
+        text = html_text(match.group(2), DESCRIPTION).strip()
         if text:
             return text
     return ""

@@ -30,7 +30,7 @@ from jobctrl.discovery.adapters.base import (
     require,
     settle,
 )
-from jobctrl.discovery.adapters.text import html_to_text
+from jobctrl.kernel.html import DESCRIPTION, html_text
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
 PAGE_SIZE = 100
@@ -69,7 +69,9 @@ def parse_detail(payload: Any, summary: dict[str, Any], config: SourceConfig) ->
         section = sections.get(key)
         if isinstance(section, dict) and as_str(section.get("text")):
             title = as_str(section.get("title"))
-            parts.append((title + "\n" if title else "") + html_to_text(as_str(section.get("text"))))
+            parts.append(
+                (title + "\n" if title else "") + html_text(as_str(section.get("text")), DESCRIPTION)
+            )
     company = payload.get("company") or summary.get("company")
     native = as_str(summary["id"])
     url = as_str(payload.get("postingUrl")) or f"https://jobs.smartrecruiters.com/{config.board}/{native}"

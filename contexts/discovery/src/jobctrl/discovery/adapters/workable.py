@@ -23,7 +23,7 @@ from jobctrl.discovery.adapters.base import (
     matches_filters,
     require,
 )
-from jobctrl.discovery.adapters.text import html_to_text
+from jobctrl.kernel.html import DESCRIPTION, html_text
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
 
@@ -58,7 +58,7 @@ def parse_workable(payload: Any, config: SourceConfig) -> list[ObservedPosting]:
                 title=as_str(job.get("title")),
                 employer=employer,
                 location=_location(job),
-                description=html_to_text(as_str(job.get("description"))),
+                description=html_text(as_str(job.get("description")), DESCRIPTION),
                 apply_url=as_str(job.get("application_url")) or None,
             )
         )

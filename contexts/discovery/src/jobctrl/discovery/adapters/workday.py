@@ -38,7 +38,7 @@ from jobctrl.discovery.adapters.base import (
     require,
     settle,
 )
-from jobctrl.discovery.adapters.text import html_to_text
+from jobctrl.kernel.html import DESCRIPTION, html_text
 from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
 PAGE_SIZE = 20
@@ -101,7 +101,7 @@ def parse_detail(
         title=as_str(info.get("title")) or as_str(summary.get("title")),
         employer=employer or config.employer,
         location=as_str(info.get("location")) or as_str(summary.get("locationsText")),
-        description=html_to_text(as_str(info.get("jobDescription"))),
+        description=html_text(as_str(info.get("jobDescription")), DESCRIPTION),
         apply_url=public,
         extra={"externalPath": as_str(summary["externalPath"]), "timeType": as_str(info.get("timeType"))},
     )

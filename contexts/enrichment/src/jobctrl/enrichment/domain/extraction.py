@@ -20,6 +20,7 @@ from urllib.parse import urljoin, urlsplit
 import trafilatura
 
 from jobctrl.kernel.errors import JobCtrlError
+from jobctrl.kernel.html import EXTRACTED, html_text
 from jobctrl.kernel.text import bound_text
 
 
@@ -110,28 +111,6 @@ class _PageScan(HTMLParser):
             self._link_text.append(data)
 
 
-class _TextOf(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in {"p", "br", "li", "div", "h1", "h2", "h3", "h4", "ul", "ol", "tr"}:
-            self.parts.append("\n")
-        if tag == "li":
-            self.parts.append("- ")
-
-    def handle_data(self, data: str) -> None:
-        self.parts.append(data)
-
-
-def html_to_text(fragment: str) -> str:
-    parser = _TextOf()
-    parser.feed(fragment)
-    lines = (re.sub(r"[ \t\r\f\v]+", " ", line).strip() for line in "".join(parser.parts).splitlines())
-    return "\n".join(line for line in lines if line)
-
-
 def _job_postings(node: Any) -> list[dict[str, Any]]:
     if isinstance(node, list):
         return [p for item in node for p in _job_postings(item)]
@@ -179,7 +158,7 @@ def extract_posting(html: str, page_url: str) -> Extraction:
         for posting in _job_postings(data):
             description = posting.get("description")
             if isinstance(description, str):
-                text = _clean(html_to_text(description))
+                text = _clean(html_text(description, EXTRACTED))
                 if best_json_ld is None or len(text) > len(best_json_ld[0]):
                     best_json_ld = (text, _parse_instant(posting.get("validThrough")))
             if apply_url is None and posting.get("directApply") is True:
@@ -205,7 +184,7 @@ def extract_posting(html: str, page_url: str) -> Extraction:
 
 def from_source_payload(description: str) -> Extraction | None:
     """A description the source API already delivered (ATS promotion) is trusted when substantial."""
-    text = _clean(html_to_text(description) if "<" in description else description)
+    text = _clean(html_text(description, EXTRACTED) if "<" in description else description)
     if len(text) < MIN_JSON_LD_CHARS:
         return None
     return Extraction(ExtractionTier.SOURCE_PAYLOAD, text, None)
