@@ -7,7 +7,7 @@ RUN := $(UV) run --all-packages --locked
 # The documentation site: strict (a warning is an error) and offline (no remote resource in any page).
 DOCS_BUILD := NO_MKDOCS_2_WARNING=1 $(RUN) mkdocs build --strict --quiet && $(RUN) python -m jobctrl.testing.docsite.offline .site
 
-.PHONY: help install browser pdftools services test test-fast check lint types imports schemas docs bench demo clean
+.PHONY: help install browser pdftools services test test-fast check lint types imports schemas docs bench chaos demo clean
 
 help: ## List the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  \033[1m%-10s\033[0m %s\n", $$1, $$2}'
@@ -48,6 +48,9 @@ schemas: install ## Regenerate packages/domain-types/src/events from the registr
 
 bench: install services ## Measure throughput; prints ratios against same-run baselines, writes .bench/results.json
 	@$(RUN) python -m jobctrl.testing.bench
+
+chaos: install services ## Kill -9 the worker and the projector in JOBCTRL_CHAOS_RUNS runs (default 200; `make test` runs 20)
+	@JOBCTRL_CHAOS_RUNS=$${JOBCTRL_CHAOS_RUNS:-200} $(RUN) pytest packages/runtime/tests/test_runtime_chaos.py -q -p no:cacheprovider --timeout=0 -o faulthandler_timeout=0
 
 demo: install browser ## The main job: run the whole pipeline on the embedded defaults
 	@$(RUN) jobctrl demo
