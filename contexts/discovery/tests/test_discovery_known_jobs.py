@@ -7,6 +7,7 @@ import pytest
 
 from jobctrl.discovery import (
     Job,
+    discovered_job,
     iter_known_job_ids,
     known_job_ids,
     link_execution_members,
@@ -71,3 +72,12 @@ def test_an_empty_log_knows_no_job_and_a_page_holds_at_least_one_row(database: D
     assert known_job_ids(store) == []
     with pytest.raises(ConfigurationError, match="at least one row"):
         known_job_ids(store, page=0)
+
+
+def test_one_jobs_fact_is_found_by_its_id_and_an_unknown_job_has_none(database: Database) -> None:
+    store = _store(database)
+    _discover(store, "j-1", "j-2")
+    found = discovered_job(store, "j-2")
+    assert found is not None
+    assert (found.job_id, found.posting_url, found.source) == ("j-2", "https://jobs.example/j-2", "lever")
+    assert discovered_job(store, "j-3") is None

@@ -13,6 +13,7 @@
   ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
   ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
   ``known_jobs`` (``known_job_ids``: every discovered job, in bounded pages; ADR 0260),
+  ``discovered_job`` (one job's ``JobDiscovered`` by its id),
   ``execution_members`` (an execution's members, of one cohort or all; ADR 0263),
   ``record_work_plan``, ``record_fanout_plans`` (a fan-out's plans, ADR 0261),
   ``close_execution_membership`` (and ``close_interrupted_membership``),
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
         close_execution_membership,
         close_interrupted_membership,
     )
+    from jobctrl.discovery.use_cases.discovered_job import discovered_job
     from jobctrl.discovery.use_cases.execution_members import execution_members
     from jobctrl.discovery.use_cases.import_posting import (
         ImportedPosting,
@@ -103,6 +105,7 @@ _EXPORTS: dict[str, str] = {
     "link_execution_members": "jobctrl.discovery.use_cases.link_execution_members",
     "known_job_ids": "jobctrl.discovery.use_cases.known_jobs",
     "execution_members": "jobctrl.discovery.use_cases.execution_members",
+    "discovered_job": "jobctrl.discovery.use_cases.discovered_job",
     "iter_known_job_ids": "jobctrl.discovery.use_cases.known_jobs",
     "plan_member": "jobctrl.discovery.use_cases.record_work_plan",
     "mark_member_not_eligible": "jobctrl.discovery.use_cases.record_work_plan",
@@ -158,6 +161,7 @@ __all__ = [
     "change_source_state",
     "close_execution_membership",
     "close_interrupted_membership",
+    "discovered_job",
     "execution_members",
     "fetch_posting",
     "import_posting",

@@ -15,7 +15,8 @@ class PreparationTargetsPort(Protocol):
 
 
 class NoPreparationTargets:
-    """Placeholder until the orchestration context's ``derive_preparation_targets`` is wired."""
+    """No targets: a worker without a composition root (the root wires ``JobFacts``, whose targets
+    are orchestration's ``derive_preparation_targets``, ADR 0263)."""
 
     def targets(self, tenant: str, execution_run_id: str, cohort: str) -> list[PreparationTarget]:
         return []

@@ -1,25 +1,24 @@
 """Cross-context reads for the activity ports: the runtime may read every context's facts, a context
 may not, so the composition root answers each context's questions here (from the event store and the
-artifact store; no read model is needed for these per-job lookups).
+artifact store; no read model is needed for these per-job lookups).  The decisions are the owners'
+(ADR 0260, 0263): discovery reads its jobs and executions, orchestration picks each cohort's
+preparation targets, enrichment the jobs a pass reads; this module composes them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-import sqlalchemy as sa
-
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.apply import ApplicantProfile, ApplicationMaterials, CurrentJobFacts, JobApplication
 from jobctrl.apply.activities import ApplyInputs
-from jobctrl.discovery import execution_members, iter_known_job_ids
+from jobctrl.discovery import discovered_job, execution_members, iter_known_job_ids
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.enrichment import EnrichJob, PostingEnrichment, select_enrichment_jobs
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
-from jobctrl.kernel.store.schema import job_events
 from jobctrl.kernel.text import bound_text, plain_text
 from jobctrl.materials import (
     MAX_POSTING_TEXT,
@@ -55,20 +54,8 @@ def application_url_of(found: JobDiscovered | None) -> str | None:
 
 
 def discovered_in(store: EventStore, job_id: str) -> JobDiscovered | None:
-    """The job's ``JobDiscovered`` fact, found by its job id in the log (whatever stream holds it)."""
-    with store.db.read() as conn:
-        row = conn.execute(
-            sa.select(job_events.c.payload, job_events.c.schema_version, job_events.c.position)
-            .where(job_events.c.job_id == job_id, job_events.c.event_type == JobDiscovered.event_type)
-            .order_by(job_events.c.position)
-            .limit(1)
-        ).first()
-    if row is None:
-        return None
-    payload = row.payload if isinstance(row.payload, bytes) else str(row.payload).encode()
-    event = store.registry.decode_payload(JobDiscovered.event_type, payload, row.schema_version, row.position)
-    assert isinstance(event, JobDiscovered)
-    return event
+    """The job's ``JobDiscovered`` fact: discovery's own read (``discovered_job``)."""
+    return discovered_job(store, job_id)
 
 
 class JobFacts:
