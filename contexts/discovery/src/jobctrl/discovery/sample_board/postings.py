@@ -1,12 +1,14 @@
 """Deterministic sample postings: employers, roles and descriptions built from fixed tables.
 
 No randomness and no downloads: the same board every time.  Two Northwind postings also appear on
-Northwind's own career page (one word for word, one lightly edited) so dedupe has work to do.
+Northwind's own career page (one word for word, one lightly edited) so dedupe has work to do.  The
+backend role (the one the demo's sample profile fits) differs from board to board in title and in the
+order and choice of its skills, so each fitting job's tailored resume differs too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jobctrl.discovery.events import AtsKind
 
@@ -115,6 +117,29 @@ ROLES: tuple[_Role, ...] = (
     ),
 )
 
+# The backend role as each board of ``BOARDS`` words it (by board index): its title and skills, the
+# first two being the posting's requirements and the last two its nice-to-haves.
+BACKEND_VARIANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Senior Backend Engineer", ("Python", "PostgreSQL", "Kafka", "Kubernetes")),
+    ("Backend Engineer, Payments", ("Kafka", "Java", "Docker", "Terraform")),
+    ("Senior Software Engineer, Ledger", ("PostgreSQL", "SQL", "Java", "Kafka")),
+    ("Java Backend Engineer", ("Java", "Kafka", "SQL", "Docker")),
+    ("Backend Engineer, Data Platform", ("Kafka", "SQL", "Python", "Airflow")),
+    ("Senior Python Engineer", ("Python", "Docker", "PostgreSQL", "Kubernetes")),
+    ("Backend Engineer, Billing", ("Java", "PostgreSQL", "Python", "Terraform")),
+    ("Staff Backend Engineer", ("SQL", "PostgreSQL", "Java", "Airflow")),
+    ("Backend Engineer, Flight Data", ("Docker", "Python", "SQL", "Kafka")),
+    ("Senior Backend Engineer, Bookings", ("PostgreSQL", "Kafka", "Python", "Java")),
+)
+
+
+def _board_role(role: _Role, b_index: int) -> _Role:
+    if role is not ROLES[0]:
+        return role
+    title, skills = BACKEND_VARIANTS[b_index % len(BACKEND_VARIANTS)]
+    return replace(role, title=title, skills=skills)
+
+
 LOCATIONS = (
     "Remote - US",
     "Berlin, Germany",
@@ -180,7 +205,7 @@ def _postings() -> list[SamplePosting]:
     out: list[SamplePosting] = []
     for b_index, (fmt, board, employer, count, blurb) in enumerate(BOARDS):
         for i in range(count):
-            role = ROLES[(i + b_index) % len(ROLES)]
+            role = _board_role(ROLES[(i + b_index) % len(ROLES)], b_index)
             location = LOCATIONS[(i * 5 + b_index) % len(LOCATIONS)]
             seq = 1000 + b_index * 100 + i
             slug = f"{role.title.lower().replace(',', '').replace(' ', '-')}-{seq}"
