@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import urllib.robotparser
 from collections import Counter
@@ -17,13 +18,19 @@ from pytest_bdd import given, parsers
 
 from jobctrl.contact.adapters.extraction import OfflineContactExtractor
 from jobctrl.contact.adapters.vault import FileKeyStore, PersonalDataVault
+from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
 from jobctrl.contact.ports import FetchedPage, RobotsDisallowedError
+from jobctrl.contact.use_cases.confirm_candidate import confirm_candidate
+from jobctrl.contact.use_cases.run_research import run_research
 from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import NullSpendRecorder
+from jobctrl.materials.domain.sample import SAMPLE_PROFILE
+from jobctrl.orchestration import ProfileService
+from jobctrl.runtime.composition.profiles import to_document
 
 PAGES = {
     "/robots.txt": "User-agent: *\nDisallow: /private\n",
@@ -111,3 +118,21 @@ def careers_site(site: CareersSite) -> None:
 def started(svc: ContactServices, ctx: dict[str, Any], task_id: str, employer: str) -> None:
     start_research(svc, task_id, employer=employer, job_id=None)
     ctx["task_id"] = task_id
+
+
+@given(parsers.parse('the candidate profile of "{name}" is saved'))
+def profile_saved(svc: ContactServices, name: str) -> None:
+    assert SAMPLE_PROFILE["name"] == name
+    ProfileService(svc.store, clock=svc.clock).save_profile(to_document(dict(SAMPLE_PROFILE)))
+
+
+@given(parsers.parse('the research proposed "{name}" and the user confirmed her'))
+def confirmed(svc: ContactServices, site: CareersSite, ctx: dict[str, Any], name: str) -> None:
+    urls = [f"{site.base}/team"]
+    asyncio.run(
+        run_research(svc, "t1", urls, SourceAccessPolicy(allowlist_from(urls), allow_loopback_for_tests=True))
+    )
+    task = svc.tasks.get("t1")
+    ids = {(svc.vault.open(c, p.sealed_candidate) or {}).get("name"): c for c, p in task.candidates.items()}
+    ctx["contacts"] = ids
+    ctx["contact"] = confirm_candidate(svc, "t1", ids[name])

@@ -20,6 +20,7 @@ from jobctrl.runtime.commands import (
     events,
     jobs,
     materials,
+    outreach,
     profile,
     projections,
     run,
@@ -79,6 +80,7 @@ app.add_typer(applications.apply_app, name="apply")
 app.command("digest")(applications.digest)
 app.command("outcome")(applications.outcome)
 app.add_typer(contacts.app, name="contacts")
+app.add_typer(outreach.app, name="outreach")
 
 
 def main() -> None:

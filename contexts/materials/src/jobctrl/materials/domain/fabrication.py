@@ -136,7 +136,10 @@ _SPELLED = {
     if i >= 2
 }
 _SPELLED_RE = re.compile(r"\b(" + "|".join(_SPELLED) + r")\b", re.I)
-_PROPER = re.compile(r"(?<![\w'])[A-Z][\w&'.-]*(?:\s+(?:&\s+)?[A-Z][\w&'.-]*)*")
+# A full stop inside a word ("Node.js", "U.S") keeps it going; one before a space ends the phrase,
+# so "at Globex. Could we" is the employer "Globex", not "Globex. Could" (ADR 0276).
+_PROPER_WORD = r"[A-Z](?:[\w&'-]|\.(?=\w))*"
+_PROPER = re.compile(rf"(?<![\w']){_PROPER_WORD}(?:\s+(?:&\s+)?{_PROPER_WORD})*\.?")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;•\-\u2013\u2014(\"“]\s*|\n\s*)$")
 
 

@@ -38,6 +38,7 @@ from jobctrl.runtime.api import (
     import_url,
     material_text,
     outreach,
+    outreach_threads,
     reads,
     retry_stage,
     review_decision,
@@ -178,8 +179,8 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
                    cancel_run.router, start_discovery.router, operations_router,
                    applications.router, applications.pages, sources.router,
-                   contact_research.router, contacts.router, outreach.router, scores.router,
-                   import_url.router, verification.router,
+                   contact_research.router, contacts.router, outreach.router, outreach_threads.router,
+                   scores.router, import_url.router, verification.router,
                    follow_up_snooze.router, material_text.router):  # fmt: skip
         app.include_router(router)
 
