@@ -180,7 +180,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
                    cancel_run.router, start_discovery.router, operations_router,
                    applications.router, applications.pages, sources.router,
                    contact_research.router, contacts.router, outreach.router, outreach_threads.router,
-                   scores.router, import_url.router, verification.router,
+                   outreach_threads.pages, scores.router, import_url.router, verification.router,
                    follow_up_snooze.router, material_text.router):  # fmt: skip
         app.include_router(router)
 

@@ -42,7 +42,7 @@ from jobctrl.kernel.errors import ConfigurationError
 MIN_TOKEN_LENGTH: Final = 32
 DEFAULT_MAX_BODY_BYTES: Final = 1024 * 1024
 LOOPBACK_HOSTS: Final[frozenset[str]] = frozenset({"localhost", "127.0.0.1", "::1", "testserver"})
-PUBLIC_PATHS: Final[frozenset[str]] = frozenset({"/", "/review", "/v1/health"})
+PUBLIC_PATHS: Final[frozenset[str]] = frozenset({"/", "/review", "/contacts", "/outreach", "/v1/health"})
 STREAM_PATH: Final = "/v1/events/stream"
 SESSION_PATH: Final = "/v1/session"
 SESSION_COOKIE: Final = "jobctrl_session"
