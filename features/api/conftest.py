@@ -17,8 +17,8 @@ from pytest_bdd import given, parsers, then
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.stages.service import StageService
-from jobctrl.orchestration.stages.states import kind_of
+from jobctrl.orchestration.domain.stages.states import kind_of
+from jobctrl.orchestration.use_cases.stage_service import StageService
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.testing.runtime.api_seed import beat, fail_stage

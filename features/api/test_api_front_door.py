@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pytest_bdd import parsers, scenarios, then, when
 
-from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
 
 from .conftest import World
 

@@ -47,9 +47,9 @@ from jobctrl.kernel.clock import FixedClock, SystemClock, isoformat
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
+from jobctrl.orchestration.adapters.tables import create_orchestration_tables
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.workflows.ids import (
     apply_workflow_id,
     preparation_idempotency_key,

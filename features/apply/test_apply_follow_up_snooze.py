@@ -15,8 +15,8 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
+from jobctrl.orchestration.adapters.tables import create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.api.applications import due_follow_ups
 from jobctrl.runtime.api.services import LocalContext

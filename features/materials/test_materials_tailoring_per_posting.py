@@ -25,8 +25,8 @@ from jobctrl.materials.domain.evidence import EvidenceIndex
 from jobctrl.materials.domain.fabrication import unsupported_claims
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.materials.use_cases.tailor_resume import TailorResume, TailorStatus, tailor_resume
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.stages.tracker import StageTrackerService
+from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.scoring.adapters.offline_rules import register_offline_scoring

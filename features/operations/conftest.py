@@ -25,6 +25,8 @@ from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.schema import job_events
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
+from jobctrl.orchestration.adapters.spend_ledger import ledger_with_settings
 from jobctrl.orchestration.events import (
     PipelineStepCompleted,
     StageBlocked,
@@ -36,8 +38,6 @@ from jobctrl.orchestration.events import (
     WorkflowFailed,
     WorkflowStarted,
 )
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.spend.ledger import ledger_with_settings
 from jobctrl.projections.coverage import OPERATIONS
 from jobctrl.projections.healing import heal, verify_projections
 from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs

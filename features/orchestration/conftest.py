@@ -33,11 +33,11 @@ def ctx() -> dict[str, Any]:
 from pytest_bdd import given, parsers, then, when  # noqa: E402
 
 from jobctrl.kernel.errors import JobCtrlError  # noqa: E402
+from jobctrl.orchestration.domain.stages.aggregate import ReconcileOutcome  # noqa: E402
+from jobctrl.orchestration.domain.stages.states import Blocked, Running, StageOwner, kind_of  # noqa: E402
+from jobctrl.orchestration.domain.stages.transitions import TransitionRejected  # noqa: E402
 from jobctrl.orchestration.events import Stage  # noqa: E402
-from jobctrl.orchestration.stages.aggregate import ReconcileOutcome  # noqa: E402
-from jobctrl.orchestration.stages.service import StageService  # noqa: E402
-from jobctrl.orchestration.stages.states import Blocked, Running, StageOwner, kind_of  # noqa: E402
-from jobctrl.orchestration.stages.transitions import TransitionRejected  # noqa: E402
+from jobctrl.orchestration.use_cases.stage_service import StageService  # noqa: E402
 
 AT = "2026-03-01T09:00:00.000Z"
 DEFAULT_OWNER = StageOwner("wf-default", "run-default", 1)

@@ -10,9 +10,13 @@ from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.domain.profile.aggregate import (
+    DispatchKind,
+    IntentStatus,
+    continuation_workflow_id,
+)
 from jobctrl.orchestration.events import ProfileContinuationQueued, ProfileUpdated
-from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus, continuation_workflow_id
-from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 
 pytestmark = pytest.mark.both_databases
 scenarios("orchestration/profile_outbox.feature")

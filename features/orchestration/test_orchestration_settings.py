@@ -9,8 +9,8 @@ import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.kernel.store import Database
-from jobctrl.orchestration.settings.store import InvalidSettings, SettingsStore
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration.adapters.settings_store import InvalidSettings, SettingsStore
+from jobctrl.orchestration.adapters.tables import create_orchestration_tables
 
 pytestmark = pytest.mark.both_databases
 scenarios("orchestration/settings.feature")

@@ -12,10 +12,10 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import BudgetExceededError
 from jobctrl.kernel.store import Database
 from jobctrl.llm import LlmUsage
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.spend.check_budget import check_spend_budget
-from jobctrl.orchestration.spend.ledger import SpendLedger, ledger_with_settings
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
+from jobctrl.orchestration.adapters.spend_ledger import SpendLedger, ledger_with_settings
+from jobctrl.orchestration.adapters.tables import create_orchestration_tables
+from jobctrl.orchestration.use_cases.check_spend_budget import check_spend_budget
 
 pytestmark = pytest.mark.both_databases
 scenarios("orchestration/spend_budget.feature")

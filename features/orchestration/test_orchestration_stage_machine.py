@@ -7,9 +7,9 @@ from typing import Any
 
 from pytest_bdd import given, parsers, scenarios, then, when
 
+from jobctrl.orchestration.domain.stages.states import STATE_KINDS, Trigger
+from jobctrl.orchestration.domain.stages.transitions import VALID_TRANSITIONS
 from jobctrl.orchestration.stage_machine import apply_trigger
-from jobctrl.orchestration.stages.states import STATE_KINDS, Trigger
-from jobctrl.orchestration.stages.transitions import VALID_TRANSITIONS
 
 scenarios("orchestration/stage_machine.feature")
 

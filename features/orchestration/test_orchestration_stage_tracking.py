@@ -13,8 +13,8 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import SourceUnavailableError
 from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration.stages.states import Running, kind_of
-from jobctrl.orchestration.stages.tracker import StageTrackerService
+from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
+from jobctrl.orchestration.domain.stages.states import Running, kind_of
 
 pytestmark = pytest.mark.both_databases
 scenarios("orchestration/stage_tracking.feature")

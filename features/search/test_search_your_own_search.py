@@ -25,8 +25,8 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.stages.tracker import StageTrackerService
+from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.scoring.events import JobScored

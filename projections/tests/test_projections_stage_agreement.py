@@ -19,10 +19,9 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.stages import STAGES
-from jobctrl.orchestration.events import Stage
-from jobctrl.orchestration.stages.aggregate import JobStages
-from jobctrl.orchestration.stages.fold import fold_job_stages
-from jobctrl.orchestration.stages.states import (
+from jobctrl.orchestration.domain.stages.aggregate import JobStages
+from jobctrl.orchestration.domain.stages.fold import fold_job_stages
+from jobctrl.orchestration.domain.stages.states import (
     Blocked,
     Canceled,
     Exhausted,
@@ -36,6 +35,7 @@ from jobctrl.orchestration.stages.states import (
     Stale,
     Succeeded,
 )
+from jobctrl.orchestration.events import Stage
 from jobctrl.projections.model import EventInfo
 from jobctrl.projections.read_models.stage_states import PROJECTION, StageStateRow
 

@@ -11,8 +11,8 @@ import sqlalchemy as sa
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, open_database
 from jobctrl.llm import LlmUsage
-from jobctrl.orchestration.spend.ledger import SpendLedger
-from jobctrl.orchestration.tables import create_orchestration_tables, migrate_llm_spend
+from jobctrl.orchestration.adapters.spend_ledger import SpendLedger
+from jobctrl.orchestration.adapters.tables import create_orchestration_tables, migrate_llm_spend
 
 pytestmark = [pytest.mark.both_databases, pytest.mark.integration]
 

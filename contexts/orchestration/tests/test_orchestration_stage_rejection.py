@@ -9,10 +9,10 @@ import pytest
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.stages.aggregate import JobStages
-from jobctrl.orchestration.stages.service import StageService
-from jobctrl.orchestration.stages.states import StageOwner, kind_of
-from jobctrl.orchestration.stages.transitions import TransitionRejected
+from jobctrl.orchestration.domain.stages.aggregate import JobStages
+from jobctrl.orchestration.domain.stages.states import StageOwner, kind_of
+from jobctrl.orchestration.domain.stages.transitions import TransitionRejected
+from jobctrl.orchestration.use_cases.stage_service import StageService
 
 pytestmark = [pytest.mark.both_databases, pytest.mark.integration]
 AT = "2026-03-01T09:00:00.000Z"

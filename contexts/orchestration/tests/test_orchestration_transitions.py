@@ -11,11 +11,9 @@ from hypothesis import strategies as st
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.stages import STAGES
-from jobctrl.orchestration.events import StageBlocked, StageStarted
-from jobctrl.orchestration.stage_machine import InvalidStageInput, apply_trigger
-from jobctrl.orchestration.stages.aggregate import JobStages
-from jobctrl.orchestration.stages.fold import STAGE_EVENT_TYPES, fold_job_stages
-from jobctrl.orchestration.stages.states import (
+from jobctrl.orchestration.domain.stages.aggregate import JobStages
+from jobctrl.orchestration.domain.stages.fold import STAGE_EVENT_TYPES, fold_job_stages
+from jobctrl.orchestration.domain.stages.states import (
     Blocked,
     Canceled,
     Exhausted,
@@ -32,7 +30,9 @@ from jobctrl.orchestration.stages.states import (
     Trigger,
     kind_of,
 )
-from jobctrl.orchestration.stages.transitions import TransitionRejected, is_allowed, transition
+from jobctrl.orchestration.domain.stages.transitions import TransitionRejected, is_allowed, transition
+from jobctrl.orchestration.events import StageBlocked, StageStarted
+from jobctrl.orchestration.stage_machine import InvalidStageInput, apply_trigger
 
 pytestmark = pytest.mark.domain
 

@@ -25,7 +25,7 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.materials import ArtifactKind
 from jobctrl.materials.adapters.artifacts import ArtifactStore
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.workflows.apply import ApplyWorkflowInput
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.read_models import applications

@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 
 from jobctrl.kernel.store import Database
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.stages.service import StageService
-from jobctrl.orchestration.stages.states import Failed
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
+from jobctrl.orchestration.domain.stages.states import Failed
+from jobctrl.orchestration.use_cases.stage_service import StageService
 from jobctrl.testing.runtime.api_seed import (
     beat,
     complete_run,

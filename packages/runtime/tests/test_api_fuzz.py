@@ -20,7 +20,7 @@ from sqlalchemy import select
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.tables import jobctrl_settings
+from jobctrl.orchestration.adapters.tables import jobctrl_settings
 from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
 from jobctrl.testing.figures import Figures

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from jobctrl.kernel.store import Database
-from jobctrl.orchestration.tables import jobctrl_settings
+from jobctrl.orchestration.adapters.tables import jobctrl_settings
 from jobctrl.runtime.api.models import SettingsPatch
 from jobctrl.testing.figures import Figures
 from jobctrl.testing.runtime.api_seed import beat

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from jobctrl.kernel.store import Database
-from jobctrl.orchestration.settings.store import SettingsStore
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.settings import EnvSettings, SavedSettings
 

@@ -7,7 +7,7 @@ import pytest
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.spend.ledger import ledger_with_settings
+from jobctrl.orchestration.adapters.spend_ledger import ledger_with_settings
 from jobctrl.runtime.activities import CONTEXT_ACTIVITIES, ActivityDeps, activity_name, build_activities
 from jobctrl.testing.runtime.fakes import FakeContexts
 

@@ -38,7 +38,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
 from jobctrl.orchestration.workflows.ids import (
     discover_workflow_id,

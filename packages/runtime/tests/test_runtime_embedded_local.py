@@ -9,8 +9,8 @@ from sqlalchemy import select
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.orchestration.spend.ledger import ledger_with_settings
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration.adapters.spend_ledger import ledger_with_settings
+from jobctrl.orchestration.adapters.tables import create_orchestration_tables
 from jobctrl.orchestration.workflows import ContactResearchInput, ContactResearchWorkflow
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings

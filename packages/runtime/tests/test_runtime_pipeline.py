@@ -21,8 +21,8 @@ from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
+from jobctrl.orchestration.domain.stages.states import Pending, Running
 from jobctrl.orchestration.events import StageCompleted, StageFailed, StageSkipped, StageStarted
-from jobctrl.orchestration.stages.states import Pending, Running
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.pipeline import run_pipeline

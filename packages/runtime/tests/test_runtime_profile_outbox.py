@@ -29,9 +29,9 @@ from jobctrl.activity_contracts.contracts import (
     PreparationStepResult,
 )
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.domain.profile.aggregate import IntentStatus, SaveOutcome, continuation_workflow_id
 from jobctrl.orchestration.events import ProfileContinuationClosed, ProfileUpdated
-from jobctrl.orchestration.profile.aggregate import IntentStatus, SaveOutcome, continuation_workflow_id
-from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.workflows.continuation import (
     STATUS_ACTIVITY,
     TARGETS_ACTIVITY,

@@ -24,9 +24,9 @@ from jobctrl.kernel.errors import (
 )
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.llm import LlmUsage
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.spend.ledger import ledger_with_settings
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
+from jobctrl.orchestration.adapters.spend_ledger import ledger_with_settings
+from jobctrl.orchestration.adapters.tables import create_orchestration_tables
 from jobctrl.orchestration.workflows import policies
 from jobctrl.orchestration.workflows.errors import failure_of, to_application_error
 from jobctrl.orchestration.workflows.ids import preparation_idempotency_key, preparation_workflow_id

@@ -32,10 +32,32 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jobctrl.kernel.stages import STAGES
-    from jobctrl.orchestration.digest import acknowledge_digest, last_acknowledged
+    from jobctrl.orchestration.adapters.settings_store import InvalidSettings, SettingsStore
+    from jobctrl.orchestration.adapters.spend_ledger import SpendLedger, ledger_with_settings
+    from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
+    from jobctrl.orchestration.adapters.tables import create_orchestration_tables
     from jobctrl.orchestration.domain.discovery_run import DiscoveryRun, progress_total
     from jobctrl.orchestration.domain.execution_steps import ExecutionSteps
     from jobctrl.orchestration.domain.preparation_plan import PreparationTarget, WorkPlan, plan_preparation
+    from jobctrl.orchestration.domain.profile.aggregate import DispatchKind, IntentStatus, SaveOutcome
+    from jobctrl.orchestration.domain.profile.json_resume import (
+        InvalidJsonResume,
+        assign_missing_ids,
+        looks_like_json_resume,
+        to_document,
+    )
+    from jobctrl.orchestration.domain.profile.normalize import InvalidProfile, normalize_profile
+    from jobctrl.orchestration.domain.settings.model import OrchestrationSettings
+    from jobctrl.orchestration.domain.stages.aggregate import JobStages
+    from jobctrl.orchestration.domain.stages.states import (
+        Blocked,
+        Canceled,
+        Exhausted,
+        Failed,
+        StageState,
+        Stale,
+        kind_of,
+    )
     from jobctrl.orchestration.domain.workflow_run import (
         LIFECYCLE_TYPES,
         NOT_FOUND,
@@ -49,33 +71,9 @@ if TYPE_CHECKING:
         RecordWorkPlans,
         StartPreparation,
     )
-    from jobctrl.orchestration.profile.aggregate import DispatchKind, IntentStatus, SaveOutcome
-    from jobctrl.orchestration.profile.json_resume import (
-        InvalidJsonResume,
-        assign_missing_ids,
-        looks_like_json_resume,
-        to_document,
-    )
-    from jobctrl.orchestration.profile.normalize import InvalidProfile, normalize_profile
-    from jobctrl.orchestration.profile.service import ProfileService
-    from jobctrl.orchestration.settings.model import OrchestrationSettings
-    from jobctrl.orchestration.settings.store import InvalidSettings, SettingsStore
-    from jobctrl.orchestration.spend.check_budget import check_spend_budget
-    from jobctrl.orchestration.spend.ledger import SpendLedger, ledger_with_settings
-    from jobctrl.orchestration.stages.aggregate import JobStages
-    from jobctrl.orchestration.stages.service import StageService
-    from jobctrl.orchestration.stages.states import (
-        Blocked,
-        Canceled,
-        Exhausted,
-        Failed,
-        StageState,
-        Stale,
-        kind_of,
-    )
-    from jobctrl.orchestration.stages.tracker import StageTrackerService
-    from jobctrl.orchestration.tables import create_orchestration_tables
     from jobctrl.orchestration.use_cases._runs import load_run
+    from jobctrl.orchestration.use_cases.acknowledge_digest import acknowledge_digest, last_acknowledged
+    from jobctrl.orchestration.use_cases.check_spend_budget import check_spend_budget
     from jobctrl.orchestration.use_cases.close_orphaned_discovery_run import close_orphaned_discovery_run
     from jobctrl.orchestration.use_cases.derive_preparation_targets import derive_preparation_targets
     from jobctrl.orchestration.use_cases.discovery_run_log import DiscoveryRunLog
@@ -87,6 +85,7 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.use_cases.fan_out_preparation import fan_out_preparation
     from jobctrl.orchestration.use_cases.finish_discovery_run import finish_discovery_run
     from jobctrl.orchestration.use_cases.interrupt_discovery_run import interrupt_discovery_run
+    from jobctrl.orchestration.use_cases.profile_service import ProfileService
     from jobctrl.orchestration.use_cases.reconcile_workflow_run import RunReconciled, reconcile_workflow_run
     from jobctrl.orchestration.use_cases.record_pipeline_steps import record_pipeline_steps
     from jobctrl.orchestration.use_cases.record_workflow_outcome import record_workflow_outcome
@@ -94,6 +93,7 @@ if TYPE_CHECKING:
     from jobctrl.orchestration.use_cases.report_discovery_progress import report_discovery_progress
     from jobctrl.orchestration.use_cases.request_workflow_cancellation import request_workflow_cancellation
     from jobctrl.orchestration.use_cases.settle_pipeline_steps import settle_pipeline_steps
+    from jobctrl.orchestration.use_cases.stage_service import StageService
     from jobctrl.orchestration.use_cases.start_discovery_run import start_discovery_run
     from jobctrl.orchestration.workflows import (
         APPLY_WORKFLOW_TYPE,
@@ -172,12 +172,12 @@ _EXPORTS: dict[str, str] = {
     "AUTO_APPLY_LOOP_ID": "jobctrl.orchestration.workflows.ids",
     "ApplyWorkflow": "jobctrl.orchestration.workflows.apply",
     "ApplyWorkflowInput": "jobctrl.orchestration.workflows.apply",
-    "Blocked": "jobctrl.orchestration.stages.states",
+    "Blocked": "jobctrl.orchestration.domain.stages.states",
     "CLOSED_STATUSES": "jobctrl.orchestration.workflows.continuation",
     "COHORT": "jobctrl.orchestration.workflows.continuation",
     "CONTACT_RESEARCH_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
     "CONTINUATION_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
-    "Canceled": "jobctrl.orchestration.stages.states",
+    "Canceled": "jobctrl.orchestration.domain.stages.states",
     "ContactResearchInput": "jobctrl.orchestration.workflows.contact_research",
     "ContinuationStatus": "jobctrl.orchestration.workflows.continuation",
     "ContinuationStatusInput": "jobctrl.orchestration.workflows.continuation",
@@ -188,48 +188,48 @@ _EXPORTS: dict[str, str] = {
     "DiscoverResult": "jobctrl.orchestration.workflows.discover",
     "DiscoverWorkflow": "jobctrl.orchestration.workflows.discover",
     "DiscoverWorkflowInput": "jobctrl.orchestration.workflows.discover",
-    "DispatchKind": "jobctrl.orchestration.profile.aggregate",
-    "Exhausted": "jobctrl.orchestration.stages.states",
-    "Failed": "jobctrl.orchestration.stages.states",
-    "IntentStatus": "jobctrl.orchestration.profile.aggregate",
-    "InvalidJsonResume": "jobctrl.orchestration.profile.json_resume",
-    "InvalidProfile": "jobctrl.orchestration.profile.normalize",
-    "InvalidSettings": "jobctrl.orchestration.settings.store",
+    "DispatchKind": "jobctrl.orchestration.domain.profile.aggregate",
+    "Exhausted": "jobctrl.orchestration.domain.stages.states",
+    "Failed": "jobctrl.orchestration.domain.stages.states",
+    "IntentStatus": "jobctrl.orchestration.domain.profile.aggregate",
+    "InvalidJsonResume": "jobctrl.orchestration.domain.profile.json_resume",
+    "InvalidProfile": "jobctrl.orchestration.domain.profile.normalize",
+    "InvalidSettings": "jobctrl.orchestration.adapters.settings_store",
     "JobPreparationInput": "jobctrl.orchestration.workflows.preparation",
     "JobPreparationWorkflow": "jobctrl.orchestration.workflows.preparation",
-    "JobStages": "jobctrl.orchestration.stages.aggregate",
+    "JobStages": "jobctrl.orchestration.domain.stages.aggregate",
     "ORDER": "jobctrl.orchestration.workflows.preparation",
-    "OrchestrationSettings": "jobctrl.orchestration.settings.model",
+    "OrchestrationSettings": "jobctrl.orchestration.domain.settings.model",
     "PREPARATION_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
     "ProfileContinuationInput": "jobctrl.orchestration.workflows.continuation",
-    "ProfileService": "jobctrl.orchestration.profile.service",
+    "ProfileService": "jobctrl.orchestration.use_cases.profile_service",
     "STAGES": "jobctrl.kernel.stages",
     "STATUS_ACTIVITY": "jobctrl.orchestration.workflows.continuation",
-    "SaveOutcome": "jobctrl.orchestration.profile.aggregate",
-    "SettingsStore": "jobctrl.orchestration.settings.store",
-    "SpendLedger": "jobctrl.orchestration.spend.ledger",
-    "StageService": "jobctrl.orchestration.stages.service",
-    "StageState": "jobctrl.orchestration.stages.states",
-    "StageTrackerService": "jobctrl.orchestration.stages.tracker",
-    "Stale": "jobctrl.orchestration.stages.states",
+    "SaveOutcome": "jobctrl.orchestration.domain.profile.aggregate",
+    "SettingsStore": "jobctrl.orchestration.adapters.settings_store",
+    "SpendLedger": "jobctrl.orchestration.adapters.spend_ledger",
+    "StageService": "jobctrl.orchestration.use_cases.stage_service",
+    "StageState": "jobctrl.orchestration.domain.stages.states",
+    "StageTrackerService": "jobctrl.orchestration.adapters.stage_tracker",
+    "Stale": "jobctrl.orchestration.domain.stages.states",
     "TARGETS_ACTIVITY": "jobctrl.orchestration.workflows.continuation",
     "TASK_QUEUE": "jobctrl.orchestration.workflows.ids",
     "WORKFLOWS": "jobctrl.orchestration.workflows",
-    "acknowledge_digest": "jobctrl.orchestration.digest",
+    "acknowledge_digest": "jobctrl.orchestration.use_cases.acknowledge_digest",
     "apply_workflow_id": "jobctrl.orchestration.workflows.ids",
-    "assign_missing_ids": "jobctrl.orchestration.profile.json_resume",
-    "check_spend_budget": "jobctrl.orchestration.spend.check_budget",
+    "assign_missing_ids": "jobctrl.orchestration.domain.profile.json_resume",
+    "check_spend_budget": "jobctrl.orchestration.use_cases.check_spend_budget",
     "contact_research_workflow_id": "jobctrl.orchestration.workflows.ids",
-    "create_orchestration_tables": "jobctrl.orchestration.tables",
+    "create_orchestration_tables": "jobctrl.orchestration.adapters.tables",
     "discover_workflow_id": "jobctrl.orchestration.workflows.ids",
-    "kind_of": "jobctrl.orchestration.stages.states",
-    "last_acknowledged": "jobctrl.orchestration.digest",
-    "ledger_with_settings": "jobctrl.orchestration.spend.ledger",
-    "looks_like_json_resume": "jobctrl.orchestration.profile.json_resume",
-    "normalize_profile": "jobctrl.orchestration.profile.normalize",
+    "kind_of": "jobctrl.orchestration.domain.stages.states",
+    "last_acknowledged": "jobctrl.orchestration.use_cases.acknowledge_digest",
+    "ledger_with_settings": "jobctrl.orchestration.adapters.spend_ledger",
+    "looks_like_json_resume": "jobctrl.orchestration.domain.profile.json_resume",
+    "normalize_profile": "jobctrl.orchestration.domain.profile.normalize",
     "preparation_idempotency_key": "jobctrl.orchestration.workflows.ids",
     "preparation_workflow_id": "jobctrl.orchestration.workflows.ids",
-    "to_document": "jobctrl.orchestration.profile.json_resume",
+    "to_document": "jobctrl.orchestration.domain.profile.json_resume",
 }
 
 __all__ = [

@@ -42,14 +42,14 @@ from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
+from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
 from jobctrl.orchestration.domain.discovery_run import DiscoveryRun
+from jobctrl.orchestration.domain.stages.states import StageOwner, Succeeded
 from jobctrl.orchestration.events import Stage
 from jobctrl.orchestration.ports import CloseInterruptedMembership
-from jobctrl.orchestration.profile.service import ProfileService
-from jobctrl.orchestration.stages.states import StageOwner, Succeeded
-from jobctrl.orchestration.stages.tracker import StageTrackerService
 from jobctrl.orchestration.use_cases.finish_discovery_run import finish_discovery_run
 from jobctrl.orchestration.use_cases.interrupt_discovery_run import interrupt_discovery_run
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.use_cases.record_pipeline_steps import record_pipeline_steps
 from jobctrl.orchestration.use_cases.record_workflow_outcome import record_workflow_outcome
 from jobctrl.orchestration.use_cases.record_workflow_started import record_workflow_started

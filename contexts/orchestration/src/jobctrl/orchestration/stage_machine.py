@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.orchestration.stages.states import StageState, Trigger
-from jobctrl.orchestration.stages.transitions import TransitionInputs, TransitionRejected, transition
+from jobctrl.orchestration.domain.stages.states import StageState, Trigger
+from jobctrl.orchestration.domain.stages.transitions import TransitionInputs, TransitionRejected, transition
 
 
 class InvalidStageInput(JobCtrlError):

@@ -2,8 +2,9 @@
 
 A context's package (``contexts/<name>/src/jobctrl/<name>/``) holds ``__init__.py`` (its public face,
 with an ``__all__``), ``events.py`` or an ``events/`` package, ``domain/``, ``use_cases/``,
-``ports.py``, ``adapters/`` and ``activities.py``.  ``PENDING`` names the contexts still converging
-(ADR 0185); the list only shrinks.  Exits 1 listing what each context lacks.
+``ports.py``, ``adapters/`` and ``activities.py``.  ``PENDING`` named the contexts still converging
+(ADR 0185); since orchestration took the shape (ADR 0267) it is empty and stays so: every context is
+checked.  Exits 1 listing what each context lacks.
 """
 
 from __future__ import annotations
@@ -21,7 +22,16 @@ REQUIRED: tuple[tuple[str, bool | None], ...] = (
     ("adapters", True),
     ("activities.py", False),
 )
-PENDING: frozenset[str] = frozenset({"orchestration"})
+PENDING: frozenset[str] = frozenset()
+#: What a context may hold beside the shape, and why; anything else at its top level is reported.
+EXTRAS: dict[str, frozenset[str]] = {
+    # the Temporal workflows (deterministic, run in the sandbox) and the stage machine's JSON face,
+    # whose import path external parity checks call (ADR 0267)
+    "orchestration": frozenset({"workflows", "stage_machine.py"}),
+    # the offline sample boards the demo and the tests crawl
+    "discovery": frozenset({"sample_board"}),
+}
+_ALWAYS = frozenset({"py.typed", "__pycache__"})
 
 
 def _has(package: Path, name: str, is_package: bool | None) -> bool:
@@ -33,8 +43,14 @@ def _has(package: Path, name: str, is_package: bool | None) -> bool:
 
 
 def missing(package: Path) -> list[str]:
-    """What ``package`` (a context's ``jobctrl/<name>`` directory) lacks of the shape."""
+    """What ``package`` (a context's ``jobctrl/<name>`` directory) lacks of the shape, and what it
+    holds outside it."""
     lacks = [name for name, is_package in REQUIRED if not _has(package, name, is_package)]
+    shape = {name for name, _ in REQUIRED} | {"events.py"}
+    allowed = shape | _ALWAYS | EXTRAS.get(package.name, frozenset())
+    for entry in sorted(p.name for p in package.iterdir()) if package.is_dir() else ():
+        if entry not in allowed:
+            lacks.append(f"{entry} outside the shape (domain/, use_cases/ or adapters/?)")
     init = package / "__init__.py"
     if init.is_file() and "__all__" not in init.read_text(encoding="utf-8"):
         lacks.append("__init__.py exports (__all__)")

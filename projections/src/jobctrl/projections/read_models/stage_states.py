@@ -2,7 +2,7 @@
 
 The JobStages aggregate (orchestration) enforces which transitions are legal; this fold only records
 what the events say, in log order, with the same values the aggregate's own fold
-(``jobctrl.orchestration.stages.fold``) derives — a property test folds random valid histories both
+(``jobctrl.orchestration.domain.stages.fold``) derives — a property test folds random valid histories both
 ways and compares.  Attempt counting follows the transition table: a reset from Failed keeps the count
 unless ``resetAttempts``; a reset from Exhausted, Canceled or Stale starts again at zero; an unblock
 restores the count carried by the event.
@@ -20,6 +20,7 @@ import msgspec
 import sqlalchemy as sa
 
 from jobctrl.kernel.text import bound_text
+from jobctrl.orchestration.domain.stages.limits import MAX_ATTEMPTS
 from jobctrl.orchestration.events import (
     Stage,
     StageBlocked,
@@ -34,7 +35,6 @@ from jobctrl.orchestration.events import (
     StageStarted,
     StageUnblocked,
 )
-from jobctrl.orchestration.stages.limits import MAX_ATTEMPTS
 from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none

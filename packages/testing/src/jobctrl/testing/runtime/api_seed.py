@@ -15,10 +15,10 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.materials.events import CoverLetterGenerated, PdfRendered, ResumeApproved
 from jobctrl.orchestration import record_pipeline_steps, record_workflow_outcome, record_workflow_started
+from jobctrl.orchestration.domain.stages.limits import OWNED_STAGES
+from jobctrl.orchestration.domain.stages.states import StageOwner
 from jobctrl.orchestration.events import Stage, StepKind
-from jobctrl.orchestration.stages.limits import OWNED_STAGES
-from jobctrl.orchestration.stages.service import StageService
-from jobctrl.orchestration.stages.states import StageOwner
+from jobctrl.orchestration.use_cases.stage_service import StageService
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.runtime.api.operations.inventory import database_identity, expected_app_dir
 from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, write_heartbeat

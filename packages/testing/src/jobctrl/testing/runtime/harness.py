@@ -14,9 +14,9 @@ from temporalio.worker import Worker
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.spend.ledger import SpendLedger, ledger_with_settings
-from jobctrl.orchestration.tables import create_orchestration_tables
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
+from jobctrl.orchestration.adapters.spend_ledger import SpendLedger, ledger_with_settings
+from jobctrl.orchestration.adapters.tables import create_orchestration_tables
 from jobctrl.runtime.activities import ActivityDeps, ActivityFn
 from jobctrl.runtime.activities.ports import PreparationTargetsPort
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry

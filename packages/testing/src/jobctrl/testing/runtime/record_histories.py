@@ -21,7 +21,7 @@ from pathlib import Path
 from temporalio.client import WorkflowFailureError, WorkflowHistory
 
 from jobctrl.kernel.store import open_database
-from jobctrl.orchestration.profile.service import ProfileService
+from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.workflows import (
     ApplyWorkflow,
     ApplyWorkflowInput,

@@ -23,8 +23,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database
-from jobctrl.orchestration.settings.model import OrchestrationSettings
-from jobctrl.orchestration.tables import jobctrl_settings
+from jobctrl.orchestration.adapters.tables import jobctrl_settings
+from jobctrl.orchestration.domain.settings.model import OrchestrationSettings
 
 _NAME = "orchestration"
 

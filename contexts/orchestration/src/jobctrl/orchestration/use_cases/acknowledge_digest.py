@@ -1,35 +1,14 @@
-"""The daily digest's acknowledgement: one ``DigestAcknowledgement`` stream per tenant.
-
-Acknowledging records ``DigestReviewed`` (when the user reviewed it, and the acknowledgement it
-replaces); the digest's "new since" counts start at the latest acknowledgement.
-"""
+"""Acknowledge the daily digest (``DigestReviewed`` on the tenant's ``DigestAcknowledgement``), and
+read when it was last acknowledged (where the digest's "new since" counts start)."""
 
 from __future__ import annotations
 
-from jobctrl.kernel.aggregate import Aggregate, AggregateRepository, applies
+from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.domain.digest import DigestAcknowledgement
 from jobctrl.orchestration.events import DigestReviewed
-
-
-class DigestAcknowledgement(Aggregate):
-    stream_prefix = "digest"
-
-    def __init__(self, aggregate_id: str) -> None:
-        super().__init__(aggregate_id)
-        self.acknowledged_at: str | None = None
-
-    def acknowledge(self, *, at: str, reviewed_at: str) -> DigestReviewed:
-        event = DigestReviewed(
-            acknowledged_at=at, reviewed_at=reviewed_at, previous_acknowledged_at=self.acknowledged_at
-        )
-        self._record(event)
-        return event
-
-    @applies(DigestReviewed)
-    def _on_reviewed(self, event: DigestReviewed) -> None:
-        self.acknowledged_at = event.acknowledged_at
 
 
 def _repo(

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import msgspec
 
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.orchestration.stages.states import (
+from jobctrl.orchestration.domain.stages.states import (
     Blocked,
     Canceled,
     Exhausted,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.orchestration.profile.document import field_problems
+from jobctrl.orchestration.domain.profile.document import field_problems
 
 FACT_SECTIONS: Final[frozenset[str]] = frozenset(
     {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
-from jobctrl.orchestration.stages.states import StageOwner
+from jobctrl.orchestration.domain.stages.states import StageOwner
 
 
 class OwnershipLost(JobCtrlError):

@@ -19,11 +19,10 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration.stages import limits
-from jobctrl.orchestration.stages.aggregate import JobStages
-from jobctrl.orchestration.stages.errors import OwnershipLost
-from jobctrl.orchestration.stages.service import StageService
-from jobctrl.orchestration.stages.states import (
+from jobctrl.orchestration.domain.stages import limits
+from jobctrl.orchestration.domain.stages.aggregate import JobStages
+from jobctrl.orchestration.domain.stages.errors import OwnershipLost
+from jobctrl.orchestration.domain.stages.states import (
     Blocked,
     Canceled,
     Exhausted,
@@ -35,6 +34,7 @@ from jobctrl.orchestration.stages.states import (
     Stale,
     Succeeded,
 )
+from jobctrl.orchestration.use_cases.stage_service import StageService
 
 STALE_ATTEMPT = "STALE_ATTEMPT"
 

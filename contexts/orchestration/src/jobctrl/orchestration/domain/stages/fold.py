@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from jobctrl.kernel.events import DomainEvent
+from jobctrl.orchestration.domain.stages.aggregate import JobStages
+from jobctrl.orchestration.domain.stages.states import StageState
 from jobctrl.orchestration.events import Stage
-from jobctrl.orchestration.stages.aggregate import JobStages
-from jobctrl.orchestration.stages.states import StageState
 
 STAGE_EVENT_TYPES: frozenset[str] = frozenset(cls.event_type for cls in JobStages._handlers)
 

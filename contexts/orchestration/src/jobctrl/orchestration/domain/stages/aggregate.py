@@ -16,6 +16,18 @@ from enum import StrEnum
 from jobctrl.kernel.aggregate import Aggregate, applies
 from jobctrl.kernel.stages import STAGES
 from jobctrl.kernel.text import bound_text
+from jobctrl.orchestration.domain.stages import limits
+from jobctrl.orchestration.domain.stages.errors import OwnerRequired, OwnershipLost
+from jobctrl.orchestration.domain.stages.states import (
+    Blocked,
+    Failed,
+    Pending,
+    Running,
+    StageOwner,
+    StageState,
+    Trigger,
+)
+from jobctrl.orchestration.domain.stages.transitions import TransitionInputs, transition
 from jobctrl.orchestration.events import (
     Stage,
     StageBlocked,
@@ -31,18 +43,6 @@ from jobctrl.orchestration.events import (
     StageStarted,
     StageUnblocked,
 )
-from jobctrl.orchestration.stages import limits
-from jobctrl.orchestration.stages.errors import OwnerRequired, OwnershipLost
-from jobctrl.orchestration.stages.states import (
-    Blocked,
-    Failed,
-    Pending,
-    Running,
-    StageOwner,
-    StageState,
-    Trigger,
-)
-from jobctrl.orchestration.stages.transitions import TransitionInputs, transition
 
 
 class ReconcileOutcome(StrEnum):

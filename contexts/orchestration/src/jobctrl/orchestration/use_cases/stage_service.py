@@ -14,9 +14,9 @@ from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
+from jobctrl.orchestration.domain.stages.aggregate import JobStages, ReconciledRow
+from jobctrl.orchestration.domain.stages.states import StageOwner
 from jobctrl.orchestration.events import Stage
-from jobctrl.orchestration.stages.aggregate import JobStages, ReconciledRow
-from jobctrl.orchestration.stages.states import StageOwner
 
 T = TypeVar("T")
 

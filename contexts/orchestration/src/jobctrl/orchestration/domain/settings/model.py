@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from jobctrl.orchestration.settings.cron import validate_cron
+from jobctrl.orchestration.domain.settings.cron import validate_cron
 
 #: A host name (lower case, no scheme, port or path): the form of one browser-submit allowlist entry.
 _LABEL = r"[a-z0-9]([a-z0-9\-]{0,61}[a-z0-9])?"

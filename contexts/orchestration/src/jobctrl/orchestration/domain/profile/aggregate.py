@@ -24,6 +24,13 @@ from typing import Any, Literal
 
 from jobctrl.kernel.aggregate import Aggregate, applies, event_id_for
 from jobctrl.kernel.ids import deterministic_id
+from jobctrl.orchestration.domain.profile.normalize import (
+    FACT_SECTIONS,
+    PRESENTATION_SECTIONS,
+    changed_sections,
+    digest,
+    normalize_profile,
+)
 from jobctrl.orchestration.events import (
     ContinuationOutcome,
     ProfileContinuationClosed,
@@ -32,13 +39,6 @@ from jobctrl.orchestration.events import (
     ProfileContinuationQueued,
     ProfileRevisionSaved,
     ProfileUpdated,
-)
-from jobctrl.orchestration.profile.normalize import (
-    FACT_SECTIONS,
-    PRESENTATION_SECTIONS,
-    changed_sections,
-    digest,
-    normalize_profile,
 )
 
 

@@ -10,8 +10,8 @@ from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
+from jobctrl.orchestration.domain.profile.aggregate import CandidateProfile, Dispatch, SaveOutcome
 from jobctrl.orchestration.events import ContinuationOutcome
-from jobctrl.orchestration.profile.aggregate import CandidateProfile, Dispatch, SaveOutcome
 
 _CLOSE_ATTEMPTS = 5
 

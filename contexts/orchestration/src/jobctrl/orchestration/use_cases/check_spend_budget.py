@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jobctrl.kernel.errors import BudgetExceededError
-from jobctrl.orchestration.spend.ledger import SpendLedger, SpendStatus
+from jobctrl.orchestration.adapters.spend_ledger import SpendLedger, SpendStatus
 
 
 def check_spend_budget(ledger: SpendLedger, tenant_id: str = "local") -> SpendStatus:

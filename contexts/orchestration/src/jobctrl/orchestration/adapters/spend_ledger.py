@@ -21,8 +21,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.store import Database
 from jobctrl.llm import LlmUsage, estimate_cost_usd
-from jobctrl.orchestration.settings.store import SettingsStore
-from jobctrl.orchestration.tables import llm_spend
+from jobctrl.orchestration.adapters.settings_store import SettingsStore
+from jobctrl.orchestration.adapters.tables import llm_spend
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,0 @@
-"""The daily LLM spend ledger and the spend preflight."""
