@@ -111,6 +111,25 @@ def frozen_heap() -> Iterator[None]:
         gc.unfreeze()
 
 
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """No cyclic collection while one batch is read and folded (ADR 0290).
+
+    A batch allocates tens of thousands of short-lived tracked objects (decoded events, their
+    ``EventInfo``, log rows) that reference counting frees when the batch ends; the generational
+    collections they triggered meanwhile re-walked the live batch again and again (a quarter of a
+    rebuild's time).  Collection resumes when the block ends, on failure too; if the GC was already
+    off (an enclosing block, or the embedding application's choice) it stays off."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 #: (digest table name, execution key, term, +1 for a created row / -1 for a deleted one)
 DigestChange = tuple[str, tuple[Any, ...], str, int]
 DigestHook = Callable[[Connection, list[DigestChange]], None]
@@ -169,38 +188,41 @@ class FoldEngine:
         decoded, skipped = self._decode(log)
         dialect = conn.dialect.name
         known = cache.rows if cache is not None else defaultdict(dict)
-        keyed: list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]]
-        if cache is not None and cache.complete:
-            # Every row of these (shadow) tables is in the cache: a key missing there has no row,
-            # so there is nothing to look up and nothing to load (ADR 0232).
-            keyed = [
-                (event, info, [(name, key_of(event, info), apply) for name, key_of, apply in dispatch])
-                for event, info, dispatch in decoded
-            ]
-        else:
-            keyed = self._load(conn, decoded, known, targets, dialect)
         dirty: dict[str, dict[Hashable, Any]] = cache.dirty if cache is not None else defaultdict(dict)
         changes: list[DigestChange] = []
         created: dict[str, int] = defaultdict(int)  # rows created minus rows deleted, per table
-        for event, info, steps in keyed:
-            for name, key, apply in steps:
-                rows = known[name]
+        if cache is None or not cache.complete:
+            self._load(conn, decoded, known, targets, dialect)
+        # else every row of these (shadow) tables is in the cache: a key missing there has no row,
+        # so there is nothing to look up and nothing to load (ADR 0232).
+        # Per table: its known rows, its changed rows and its key digest, looked up once per batch;
+        # each key is computed where its fold runs, in one pass (ADR 0290).
+        slots = {name: (known[name], dirty[name], self._digests.get(name)) for name in self.tables}
+        for event, info, dispatch in decoded:
+            for name, key_of, apply in dispatch:
+                rows, changed, digest = slots[name]
+                key = key_of(event, info)
                 before = rows.get(key)
                 after = apply(before, event, info)
-                sign = 0
+                if after is before:
+                    continue
                 if after is DELETED:
-                    if before is not None:
-                        rows[key] = None
-                        dirty[name][key] = DELETED
-                        sign = -1
-                elif after is not before and after is not None:
+                    if before is None:
+                        continue
+                    rows[key] = None
+                    changed[key] = DELETED
+                    sign = -1
+                elif after is None:
+                    continue
+                else:
                     rows[key] = after
-                    dirty[name][key] = after
-                    sign = 1 if before is None else 0
-                if sign:
-                    created[name] += sign
-                    if (digest := self._digests.get(name)) is not None:
-                        changes.append(self._count(digest, key, sign, known, dirty, created))  # type: ignore[arg-type]
+                    changed[key] = after
+                    if before is not None:
+                        continue
+                    sign = 1
+                created[name] += sign
+                if digest is not None:
+                    changes.append(self._count(digest, key, sign, known, dirty, created))  # type: ignore[arg-type]
         if cache is None:
             self._write(conn, dirty, targets)
             self._count_rows(conn, created)
@@ -232,22 +254,18 @@ class FoldEngine:
         known: dict[str, dict[Hashable, Any]],
         targets: Mapping[str, sa.Table],
         dialect: str,
-    ) -> list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]]:
-        """Each event's (table, key, apply) steps, after loading the rows they touch that ``known``
-        lacks with one query per table (a key without a row is known as ``None``)."""
+    ) -> None:
+        """Load the rows the batch touches that ``known`` lacks, with one query per table (a key
+        without a row is known as ``None``)."""
         wanted: dict[str, set[Hashable]] = defaultdict(set)
-        keyed: list[tuple[Any, EventInfo, list[tuple[str, Hashable, Any]]]] = []
         for event, info, dispatch in decoded:
-            steps = []
-            for name, key_of, apply in dispatch:
+            for name, key_of, _apply in dispatch:
                 key = key_of(event, info)
-                steps.append((name, key, apply))
                 if key not in known[name]:
                     wanted[name].add(key)
                 digest = self._digests.get(name)
                 if digest is not None and key[:3] not in known[digest.target.name]:  # type: ignore[index]
                     wanted[digest.target.name].add(key[:3])  # type: ignore[index]
-            keyed.append((event, info, steps))
         for name, keys in wanted.items():
             io = self._table_io(targets[name], dialect)
             row_cls = self.tables[name].row
@@ -256,7 +274,6 @@ class FoldEngine:
                 store[key] = None
             for record in io.load(conn, list(keys)):
                 store[io.key_of(record)] = row_cls(*record)
-        return keyed
 
     @staticmethod
     def _count(

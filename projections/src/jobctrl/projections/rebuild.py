@@ -21,7 +21,7 @@ from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.coverage import OPERATIONS, projection_named
-from jobctrl.projections.engine import FoldEngine, RowCache, frozen_heap, read_log
+from jobctrl.projections.engine import FoldEngine, RowCache, frozen_heap, paused_gc, read_log
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
 from jobctrl.projections.schema import OPERATIONS_WATERMARK, projection_watermarks
@@ -80,7 +80,7 @@ def rebuild(
     with frozen_heap():  # the cache is out of the GC's walks (ADR 0232)
         position, events, skipped = 0, 0, 0
         while True:
-            with db.write() as conn:
+            with paused_gc(), db.write() as conn:
                 batch = read_log(conn, position, batch_size, up_to=target)
                 if not batch:
                     break
@@ -103,7 +103,8 @@ def rebuild(
                 batch = read_log(conn, position, batch_size, up_to=final)
                 if not batch:
                     break
-                skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
+                with paused_gc():
+                    skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
                 position = batch[-1][0]
                 events += len(batch)
             engine.flush(conn, cache, shadows)

@@ -22,7 +22,7 @@ from typing import Any
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.projections.coverage import OPERATIONS
-from jobctrl.projections.engine import FoldEngine, frozen_heap, read_log
+from jobctrl.projections.engine import FoldEngine, frozen_heap, paused_gc, read_log
 from jobctrl.projections.healing import heal
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
@@ -96,9 +96,10 @@ class ProjectionRunner:
         if not self._prepared:
             self.prepare()
         # One connection and one transaction per batch: read after the watermark, advance it by
-        # compare-and-swap, fold, commit.  The heap is frozen meanwhile: full collections walk only
-        # this batch's objects, not the whole process (ADR 0232).
-        with frozen_heap(), self.db.write() as conn:
+        # compare-and-swap, fold, commit.  The heap is frozen meanwhile, so a full collection walks
+        # only this batch's objects, not the whole process (ADR 0232), and collections are paused
+        # until the batch is freed (ADR 0290).
+        with frozen_heap(), paused_gc(), self.db.write() as conn:
             start = read_watermark(conn, self.watermark)
             batch = read_log(conn, start, self.batch_size)
             if not batch:
