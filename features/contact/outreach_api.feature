@@ -27,3 +27,7 @@ Feature: Outreach through the API and the command line
     And showing thread "nope" through the API answers 404, and writes nothing
     And saying thread "nope" was sent through the command line exits 1, and writes nothing
     And a draft through the API with an unknown field answers 422, and writes nothing
+
+  Scenario: A spent daily budget refuses a draft before the model is asked
+    Given today's model spend has reached the daily budget
+    Then drafting through the API to "Jane Doe" answers 409 "budget_exceeded", asks no model, and writes nothing

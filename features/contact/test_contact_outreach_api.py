@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from pytest_bdd import parsers, scenarios, then, when
+from pytest_bdd import given, parsers, scenarios, then, when
 from typer.testing import CliRunner
 
 from jobctrl.contact import ContactServices
 from jobctrl.kernel.store import Database
+from jobctrl.orchestration import SettingsStore, create_orchestration_tables, ledger_with_settings
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app as cli
 from jobctrl.testing.runtime.api_seed import project
@@ -180,3 +181,29 @@ def unknown_field(client: TestClient, svc: ContactServices, ctx: dict[str, Any])
     body = {"contactId": ctx["contact"], "sendNow": True}
     response = _unchanged(svc, lambda: client.post("/v1/outreach/threads", json=body))
     assert response.status_code == 422, response.text
+
+
+@given("today's model spend has reached the daily budget")
+def budget_spent(database: Database, svc: ContactServices) -> None:
+    create_orchestration_tables(database)
+    SettingsStore(database, clock=svc.clock).update({"daily_budget_usd": 0.5})
+    ledger = ledger_with_settings(database, clock=svc.clock)
+    ledger.add(0.5)
+    assert ledger.status().exceeded
+
+
+@then(
+    parsers.parse(
+        'drafting through the API to "{name}" answers 409 "{code}", asks no model, and writes nothing'
+    )
+)
+def draft_over_budget(
+    client: TestClient, database: Database, svc: ContactServices, ctx: dict[str, Any], name: str, code: str
+) -> None:
+    ledger = ledger_with_settings(database, clock=svc.clock)
+    calls = ledger.status().calls
+    body = {"contactId": ctx["contacts"][name], "employer": "Hooli"}
+    response = _unchanged(svc, lambda: client.post("/v1/outreach/threads", json=body))
+    assert response.status_code == 409, response.text
+    assert response.json()["error"]["code"] == code
+    assert ledger.status().calls == calls
