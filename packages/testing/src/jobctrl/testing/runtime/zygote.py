@@ -13,6 +13,8 @@ ignored in the zygote), so a dead child's pid disappears at once.  End of stdin 
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import os
 import signal
@@ -23,9 +25,12 @@ import jobctrl.runtime.commands.projections
 import jobctrl.runtime.commands.worker  # noqa: F401  (the commands' own imports, paid once)
 from jobctrl.runtime.cli import main
 
+_PR_SET_PDEATHSIG = 1
+
 
 def _child(args: list[str], log: str) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the command's own subprocesses are waited for
+    _die_with_the_zygote()
     out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     os.dup2(out, 1)
     os.dup2(out, 2)
@@ -43,6 +48,16 @@ def _child(args: list[str], log: str) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
+
+
+def _die_with_the_zygote() -> None:
+    """Linux's parent-death signal: when the zygote ends (its test ended, or was killed), its children
+    get SIGKILL instead of polling a task queue on their own."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass  # not Linux: the test's own stop() still ends every child it started
 
 
 def serve() -> None:
