@@ -2,8 +2,9 @@
 an approval that starts the dry run, outcomes, due follow-ups, the pipeline and the digest.
 
 The log is written by the real use cases (and the seed helpers that record what other contexts
-publish); the read models by the real projection runner; Temporal is the in-memory adapter (a start
-is a recorded call).  ``application_projections`` folded incrementally equals a rebuild, byte for byte.
+publish); the read models by the real projection runner; Temporal is the real adapter on the session's
+dev server (nothing polls the queue: a started workflow stays running and is read back from the
+server).  ``application_projections`` folded incrementally equals a rebuild, byte for byte.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import gc
 import hashlib
 from collections.abc import Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -31,13 +33,15 @@ from jobctrl.projections.digest import table_digests
 from jobctrl.projections.read_models import applications
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.runtime.api.app import ApiConfig, create_app
-from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.testing.runtime.api_seed import beat, discover_job, prepare_materials, project, score_job
+from jobctrl.testing.runtime.temporal_probe import TemporalProbe
 
 from .api_world import NOW
 
 EMAIL = "mailto:careers@globex.example"
+APPLY_ID = "apply-local-j1"  # the deterministic id of j1's ApplyWorkflow
 
 
 @dataclass
@@ -45,7 +49,7 @@ class World:
     client: TestClient
     db: Database
     store: EventStore
-    control: InMemoryWorkflowControl
+    temporal: TemporalProbe  # what the real adapter started, read back from the dev server
     clock: FixedClock
 
     def head(self) -> int:
@@ -53,13 +57,15 @@ class World:
 
 
 @pytest.fixture
-def world(db_url: str, database: Database, tmp_path: Path) -> Iterator[World]:
-    control, clock = InMemoryWorkflowControl(), FixedClock(NOW)
+def world(db_url: str, database: Database, tmp_path: Path, temporal_address: str) -> Iterator[World]:
+    control, clock = TemporalWorkflowControl(temporal_address), FixedClock(NOW)
+    probe = TemporalProbe(temporal_address)
+    probe.touched.add(APPLY_ID)
     store = EventStore(database, registry())
     app = create_app(
         ApiConfig(database_url=db_url, sse_poll_s=0.05, control=control, clock=clock, artifacts_root=tmp_path)
     )
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with closing(probe), TestClient(app, raise_server_exceptions=False) as client:
         ProfileService(store, clock=clock).save_profile(to_document(dict(SAMPLE_PROFILE)))
         discover_job(store, "j1", employer="Globex", title="Platform Engineer", apply_url=EMAIL)
         score_job(store, "j1", 8.5)
@@ -68,8 +74,14 @@ def world(db_url: str, database: Database, tmp_path: Path) -> Iterator[World]:
         score_job(store, "j2", 7.5)  # scored, not prepared: not in the queue
         beat(database, NOW - timedelta(seconds=5))
         project(database)
-        yield World(client, database, store, control, clock)
+        yield World(client, database, store, probe, clock)
     gc.collect()
+
+
+def _latest_run(world: World, workflow_id: str) -> str | None:
+    """The latest run id under ``workflow_id`` on the shared dev server (an earlier test's, or None)."""
+    found = world.temporal.find(workflow_id)
+    return None if found is None else found.run_id
 
 
 @pytest.mark.both_databases
@@ -137,13 +149,16 @@ def test_an_approved_dry_run_starts_the_apply_workflow(world: World) -> None:
     response = world.client.post("/v1/jobs/j1/apply-review/decision", json=decision)
     assert response.status_code == 200, response.text
     assert response.json()["workflowId"] == "apply-local-j1" and response.json()["dryRun"] is True
-    [(workflow_type, workflow_id, arg)] = world.control.started
-    assert workflow_type == "ApplyWorkflow" and workflow_id == "apply-local-j1"
-    assert arg == ApplyWorkflowInput(tenant="local", job_id="j1", dry_run=True)
+    started = world.temporal.find(APPLY_ID)
+    assert started is not None and (started.workflow_type, started.status) == ("ApplyWorkflow", "RUNNING")
+    assert ApplyWorkflowInput(**started.input) == ApplyWorkflowInput(
+        tenant="local", job_id="j1", dry_run=True
+    )
 
 
 @pytest.mark.both_databases
 def test_a_live_approval_without_dry_run_evidence_starts_nothing_and_says_why(world: World) -> None:
+    before = _latest_run(world, APPLY_ID)
     decision = {"decision": "approve_submit", "materialsGeneration": 1, "profileVersion": 1,
                 "applicationUrl": EMAIL}  # fmt: skip
     response = world.client.post("/v1/jobs/j1/apply-review/decision", json=decision)
@@ -151,19 +166,19 @@ def test_a_live_approval_without_dry_run_evidence_starts_nothing_and_says_why(wo
     assert (
         response.json()["gate"] == "approval_stale_email_candidate" and response.json()["workflowId"] is None
     )
-    assert world.control.started == []
+    assert _latest_run(world, APPLY_ID) == before
 
 
 @pytest.mark.both_databases
 def test_without_a_ready_worker_an_approval_is_refused_and_nothing_is_written(world: World) -> None:
     with world.db.write() as conn:  # the worker went away: no fresh heartbeat
         conn.exec_driver_sql("DELETE FROM worker_runtime_heartbeats")
-    before = world.head()
+    before, latest = world.head(), _latest_run(world, APPLY_ID)
     decision = {"decision": "approve_dry_run", "materialsGeneration": 1, "profileVersion": 1,
                 "applicationUrl": EMAIL}  # fmt: skip
     response = world.client.post("/v1/jobs/j1/apply-review/decision", json=decision)
     assert response.status_code == 503 and response.json()["error"]["code"] == "worker_runtime_unavailable"
-    assert world.head() == before and world.control.started == []
+    assert world.head() == before and _latest_run(world, APPLY_ID) == latest
 
 
 @pytest.mark.both_databases
@@ -232,14 +247,19 @@ def test_contact_research_is_started_by_the_user_for_a_job(world: World) -> None
     assert started.status_code == 202, started.text
     task_id = started.json()["taskId"]
     assert started.json()["workflowId"] == f"contact-research-local-{task_id}"
-    [(workflow_type, _, arg)] = world.control.started
-    assert workflow_type == "ContactResearchWorkflow"
-    assert (arg.job_id, arg.employer, arg.sources) == ("j1", "Globex", ["https://globex.example/team"])
+    research = world.temporal.find(started.json()["workflowId"])
+    assert research is not None and research.workflow_type == "ContactResearchWorkflow"
+    arg = research.input
+    assert (arg["job_id"], arg["employer"], arg["sources"]) == (
+        "j1",
+        "Globex",
+        ["https://globex.example/team"],
+    )
     assert world.head() == before  # the workflow records the task, not the route
     bad = world.client.post("/v1/jobs/j1/contact-research", json={"sources": ["file:///etc/passwd"]})
     assert bad.status_code == 422
     assert world.client.post("/v1/jobs/nope/contact-research", json={}).status_code == 404
-    assert len(world.control.started) == 1
+    assert world.temporal.find(started.json()["workflowId"]) == research  # the refusals started nothing
 
 
 def _text_pdf(line: str) -> bytes:

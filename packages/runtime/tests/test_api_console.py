@@ -39,7 +39,6 @@ from jobctrl.orchestration.events import (
 from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.api.operations import database_identity
 from jobctrl.runtime.api.operations.inventory import expected_app_dir
-from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
 from jobctrl.runtime.reconcile.coverage import reconcile_coverage
 from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, write_heartbeat
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
@@ -131,7 +130,7 @@ def _heartbeat(db: Database, telemetry: RuntimeTelemetry, slots: int = 4) -> Non
 
 @pytest.fixture
 def live(db_url: str) -> Iterator[RunningApi]:
-    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05, control=InMemoryWorkflowControl()))
+    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05))
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ from playwright.sync_api import Page, sync_playwright
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api.app import ApiConfig
-from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
 from jobctrl.testing.runtime.api_seed import complete_run, discover_job, project, start_run
 
 from .conftest import RunningApi, run_api
@@ -44,7 +43,7 @@ db.dispose()
 
 @pytest.fixture
 def live(db_url: str) -> Iterator[RunningApi]:
-    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05, control=InMemoryWorkflowControl()))
+    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05))
 
 
 @pytest.fixture

@@ -27,8 +27,12 @@ pytestmark = pytest.mark.both_databases
 
 
 @pytest.fixture
-def world(db_url: str, database: Database) -> Iterator[ApiWorld]:
-    yield from api_world(db_url, database)
+def world(db_url: str, database: Database, temporal_address: str) -> Iterator[ApiWorld]:
+    """The API on the real Temporal adapter and the session's dev server (ADR 0273)."""
+    yield from api_world(db_url, database, temporal=temporal_address)
+
+
+IDLE_QUEUE = "api-endpoints-idle"  # no worker polls it: an execution started here stays RUNNING
 
 
 def _code(response: object) -> str:
@@ -111,11 +115,14 @@ def test_runs_show_phase_and_cancelable(world: ApiWorld) -> None:
 
 
 def test_cancel_an_in_progress_discover_run_records_the_request_once(world: ApiWorld) -> None:
-    start_run(world.store, "discover-local", "r1")
+    run_id = world.temporal.start_idle("DiscoverWorkflow", "discover-local", IDLE_QUEUE)
+    start_run(world.store, "discover-local", run_id)
     world.project()
+    assert world.temporal.find("discover-local", run_id).cancel_requested is False  # type: ignore[union-attr]
     response = world.client.post("/v1/workflow-runs/discover-local/actions/cancel")
     assert response.status_code == 202 and response.json()["cancelRecorded"] is True
-    assert world.control.canceled == [("discover-local", "r1")]
+    on_server = world.temporal.find("discover-local", run_id)  # the exact run got the cancel
+    assert on_server is not None and on_server.cancel_requested
     requested = [e for e in world.store.read_all(after=0) if e.event_type == "WorkflowCancellationRequested"]
     assert len(requested) == 1
     world.project()
@@ -136,14 +143,16 @@ def test_a_closed_run_still_draining_is_not_cancelable(world: ApiWorld) -> None:
     step(world.store, "discover-local", "r1", "enrichment_pass", done=False)
     complete_run(world.store, "discover-local", "r1")
     world.project()
+    run_id = world.temporal.start_idle("DiscoverWorkflow", "discover-local", IDLE_QUEUE)
     head = world.head()
     response = world.client.post("/v1/workflow-runs/discover-local/actions/cancel")
     assert response.status_code == 409 and _code(response) == "run_not_cancelable"
-    assert world.head() == head and world.control.canceled == []
+    on_server = world.temporal.find("discover-local", run_id)
+    assert world.head() == head and on_server is not None and not on_server.cancel_requested
 
 
 def test_cancel_without_temporal_is_503_and_writes_nothing(db_url: str, database: Database) -> None:
-    for world in api_world(db_url, database, with_temporal=False):
+    for world in api_world(db_url, database):  # no Temporal configured
         start_run(world.store, "discover-local", "r1")
         world.project()
         head = world.head()
@@ -159,7 +168,7 @@ def test_retry_and_run_without_a_fresh_worker_is_503_and_changes_nothing(world: 
     head = world.head()
     response = world.client.post("/v1/jobs/j1/actions/retry-stage", json={"stage": "score", "runAfter": True})
     assert response.status_code == 503 and _code(response) == "worker_runtime_unavailable"
-    assert world.head() == head and world.control.started == []
+    assert world.head() == head
     assert isinstance(StageService(world.store).load("j1").state("score"), Failed)
 
 
@@ -172,9 +181,12 @@ def test_retry_and_run_with_a_fresh_worker_resets_and_starts_preparation(world: 
     assert response.status_code == 202, response.text
     body = response.json()
     assert body["state"] == "Pending" and body["workflowId"].startswith("prep-preparation:")
-    [(wtype, wid, arg)] = world.control.started
-    assert wtype == "JobPreparationWorkflow" and wid == body["workflowId"]
-    assert arg.job_id == "j1" and arg.steps == ["tailor", "cover", "pdf"]
+    started = world.temporal.find(body["workflowId"])
+    assert started is not None and (started.workflow_type, started.status) == (
+        "JobPreparationWorkflow",
+        "RUNNING",
+    )
+    assert started.input["job_id"] == "j1" and started.input["steps"] == ["tailor", "cover", "pdf"]
 
 
 def test_reset_only_is_a_local_200_even_without_a_worker(world: ApiWorld) -> None:
@@ -184,7 +196,7 @@ def test_reset_only_is_a_local_200_even_without_a_worker(world: ApiWorld) -> Non
         "/v1/jobs/j1/actions/retry-stage", json={"stage": "enrich", "runAfter": False}
     )
     assert response.status_code == 200 and response.json()["state"] == "Pending"
-    assert world.head() == head + 1 and world.control.started == []
+    assert world.head() == head + 1 and response.json()["workflowId"] is None  # nothing started
 
 
 def test_retry_refusals_are_typed_and_write_nothing(world: ApiWorld) -> None:
@@ -204,15 +216,26 @@ def test_retry_refusals_are_typed_and_write_nothing(world: ApiWorld) -> None:
 
 
 # -- discovery start ---------------------------------------------------------------------------------
+def _latest_run(world: ApiWorld, workflow_id: str) -> str | None:
+    """The latest run id under ``workflow_id`` on the shared server (an earlier test's, or None)."""
+    found = world.temporal.find(workflow_id)
+    return None if found is None else found.run_id
+
+
 def test_discovery_start_needs_a_fresh_worker(world: ApiWorld) -> None:
+    before = _latest_run(world, "discover-local")
     refused = world.client.post("/v1/discovery/runs", json={})
     assert refused.status_code == 503 and _code(refused) == "worker_runtime_unavailable"
-    assert world.control.started == []
+    assert _latest_run(world, "discover-local") == before  # nothing reached the server
     beat(world.db, NOW)
     started = world.client.post("/v1/discovery/runs", json={"limit": 5})
     assert started.status_code == 202 and started.json()["workflowId"] == "discover-local"
-    [(wtype, _, arg)] = world.control.started
-    assert wtype == "DiscoverWorkflow" and arg.limit == 5
+    on_server = world.temporal.find("discover-local")
+    assert on_server is not None and (on_server.workflow_type, on_server.status) == (
+        "DiscoverWorkflow",
+        "RUNNING",
+    )
+    assert on_server.run_id == started.json()["runId"] and on_server.input["limit"] == 5
     again = world.client.post("/v1/discovery/runs", json={})
     assert again.status_code == 409 and _code(again) == "workflow_already_running"
 

@@ -22,14 +22,16 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.adapters.tables import jobctrl_settings
 from jobctrl.runtime.api.app import ApiConfig
-from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.testing.figures import Figures
 from jobctrl.testing.runtime.api_seed import beat, discover_job, fail_stage, project, start_run
+from jobctrl.testing.runtime.temporal_probe import TemporalProbe
 
 from .api_world import NOW
 from .conftest import RunningApi, run_api
 
 TOKEN = secrets.token_urlsafe(32)
+IDLE_QUEUE = "api-fuzz-idle"
 
 
 class Fuzzed:
@@ -48,24 +50,40 @@ class Fuzzed:
 
 
 @pytest.fixture(params=[None, TOKEN], ids=["no-token", "token"])
-def fuzz_target(request: pytest.FixtureRequest, db_url: str, database: Database) -> Iterator[Fuzzed]:
+def fuzz_target(
+    request: pytest.FixtureRequest, db_url: str, database: Database, temporal_address: str
+) -> Iterator[Fuzzed]:
     store = EventStore(database, registry())
     token: str | None = request.param
     config = ApiConfig(
         database_url=db_url,
         sse_poll_s=0.05,
-        control=InMemoryWorkflowControl(),
+        control=TemporalWorkflowControl(temporal_address),  # the real adapter on the dev server
         clock=FixedClock(NOW),
         api_token=token,
     )
-    for api in run_api(config):
-        # Something for the generated ids to hit: a job with a failed stage, an open Discover run.
-        discover_job(store, "j1")
-        fail_stage(store, "j1", "score")
-        start_run(store, "discover-local", "r1")
-        beat(database, NOW - timedelta(seconds=5))
-        project(database)
-        yield Fuzzed(api, store, database, token)
+    probe = TemporalProbe(temporal_address)
+    try:
+        for api in run_api(config):
+            # Something for the generated ids to hit: a job with a failed stage, an open Discover run
+            # (a real execution on a queue nothing polls, so a fuzzed cancel reaches a real run).
+            discover_job(store, "j1")
+            fail_stage(store, "j1", "score")
+            start_run(
+                store, "discover-local", probe.start_idle("DiscoverWorkflow", "discover-local", IDLE_QUEUE)
+            )
+            beat(database, NOW - timedelta(seconds=5))
+            project(database)
+            yield Fuzzed(api, store, database, token)
+    finally:
+        # Whatever the fuzz started on the shared dev server is closed, so no later test meets it.
+        probe.touched.update(_started_ids(store))
+        probe.close()
+
+
+def _started_ids(store: EventStore) -> set[str]:
+    decoded = (store.registry.decode(r) for r in store.read_all(limit=100_000, types=["WorkflowStarted"]))
+    return {str(getattr(e, "workflow_id", "")) for e in decoded} - {""}
 
 
 def test_no_5xx_and_nothing_written_on_rejected_input(

@@ -18,7 +18,6 @@ from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api import guard
 from jobctrl.runtime.api.app import ApiConfig, create_app
-from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
 from jobctrl.runtime.cli import app as cli
 from jobctrl.testing.runtime.api_seed import discover_job, project
 
@@ -31,18 +30,12 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 @pytest.fixture
 def guarded(db_url: str) -> Iterator[RunningApi]:
-    yield from run_api(
-        ApiConfig(database_url=db_url, sse_poll_s=0.05, api_token=TOKEN, control=InMemoryWorkflowControl())
-    )
+    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05, api_token=TOKEN))
 
 
 @pytest.fixture
 def open_api(db_url: str) -> Iterator[RunningApi]:
-    yield from run_api(
-        ApiConfig(
-            database_url=db_url, sse_poll_s=0.05, control=InMemoryWorkflowControl(), max_body_bytes=4096
-        )
-    )
+    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05, max_body_bytes=4096))
 
 
 class Lines(logging.Handler):

@@ -41,8 +41,8 @@ SETTINGS_KEYS = [f.alias or name for name, f in SettingsPatch.model_fields.items
 
 
 @pytest.fixture
-def world(db_url: str, database: Database) -> Iterator[ApiWorld]:
-    for world in api_world(db_url, database):
+def world(db_url: str, database: Database, temporal_address: str) -> Iterator[ApiWorld]:
+    for world in api_world(db_url, database, temporal=temporal_address):  # Discover starts for real
         beat(database, NOW - timedelta(seconds=5))  # a live worker: Discover can be started
         yield world
 

@@ -17,7 +17,6 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import NullSpendRecorder, OfflineProvider
 from jobctrl.runtime.api.app import ApiConfig, create_app
-from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
 from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
 from jobctrl.scoring.domain.aggregates import JobScore
 from jobctrl.scoring.domain.profile import CandidateProfile, EvidenceItem, EvidenceKind
@@ -59,7 +58,7 @@ class World:
 @pytest.fixture
 def world(db_url: str, database: Database) -> Iterator[World]:
     store, clock = EventStore(database, registry()), FixedClock(NOW)
-    app = create_app(ApiConfig(database_url=db_url, control=InMemoryWorkflowControl(), clock=clock))
+    app = create_app(ApiConfig(database_url=db_url, clock=clock))
     with TestClient(app, raise_server_exceptions=False) as client:
         llm = OfflineProvider(NullSpendRecorder())
         register_offline_scoring(llm)

@@ -30,7 +30,6 @@ from jobctrl.projections.read_models.pipeline_steps import pipeline_step_project
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.api.stream_privacy import carries_personal_data, stream_payload
-from jobctrl.runtime.api.workflow_control import InMemoryWorkflowControl
 from jobctrl.testing.runtime.api_seed import discover_job, fail_stage, project, start_run
 
 from .conftest import RunningApi, run_api
@@ -77,7 +76,7 @@ class Stream:
 @pytest.fixture
 def live(db_url: str) -> Iterator[RunningApi]:
     config = ApiConfig(database_url=db_url, sse_poll_s=0.05, keepalive_s=0.3, heartbeat_s=0.4,
-                       control=InMemoryWorkflowControl(), run_projections=True)  # fmt: skip
+                       run_projections=True)  # fmt: skip
     yield from run_api(config, log_level="debug")
 
 

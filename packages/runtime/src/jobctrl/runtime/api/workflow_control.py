@@ -1,14 +1,15 @@
 """The API's port to Temporal: start, cancel and describe a workflow (nothing else).
 
 ``TemporalWorkflowControl`` is the real adapter over ``temporalio.client.Client`` (connected lazily, so
-the API starts without Temporal); ``InMemoryWorkflowControl`` is the test adapter that records calls.
-Endpoints that need Temporal answer 503 when no adapter is configured or the server is unreachable.
+the API starts without Temporal); it is the only one: the API's tests drive it against the dev server
+(ADR 0273).  Endpoints that need Temporal answer 503 when no adapter is configured or the server is
+unreachable.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from temporalio.client import Client, WorkflowExecutionStatus
@@ -110,41 +111,3 @@ class TemporalWorkflowControl:
             raise TemporalUnavailable(f"Temporal refused the describe: {exc.status.name}") from exc
         status = described.status
         return status.name if isinstance(status, WorkflowExecutionStatus) else None
-
-
-@dataclass
-class InMemoryWorkflowControl:
-    """The test adapter: workflows "run" until canceled; every call is recorded."""
-
-    started: list[tuple[str, str, Any]] = field(default_factory=list)
-    canceled: list[tuple[str, str | None]] = field(default_factory=list)
-    running: dict[str, str] = field(default_factory=dict)
-    closed: set[str] = field(default_factory=set)
-    unavailable: bool = False
-
-    def _check(self) -> None:
-        if self.unavailable:
-            raise TemporalUnavailable("the test Temporal is switched off")
-
-    async def start(
-        self, workflow_type: str, arg: Any, *, workflow_id: str, task_queue: str, once: bool = False
-    ) -> StartedWorkflow:
-        self._check()
-        if workflow_id in self.running or (once and workflow_id in self.closed):
-            raise WorkflowAlreadyRunning(f"{workflow_id} is already running")
-        run_id = f"run-{len(self.started) + 1}"
-        self.running[workflow_id] = run_id
-        self.started.append((workflow_type, workflow_id, arg))
-        return StartedWorkflow(workflow_id, run_id)
-
-    async def cancel(self, workflow_id: str, run_id: str | None) -> None:
-        self._check()
-        self.canceled.append((workflow_id, run_id))
-        if self.running.pop(workflow_id, None) is not None:
-            self.closed.add(workflow_id)
-
-    async def describe(self, workflow_id: str, run_id: str | None) -> str | None:
-        self._check()
-        if workflow_id in self.running:
-            return "RUNNING"
-        return "CANCELED" if workflow_id in self.closed else None
