@@ -310,6 +310,13 @@ def new_jobs(world: World, store: EventStore, count: int, employer: str, family:
     assert world.errors == {}
 
 
+@then("each of them is applied for on its posting's Workday apply page")
+def workday_apply_pages(store: EventStore) -> None:
+    found = jobs(store)
+    assert found
+    assert all(j.metadata["applyUrl"] == f"{j.posting_url}/apply" for j in found)
+
+
 @then(parsers.parse('{count:d} new jobs from "{employer}" were discovered'))
 def new_jobs_plain(store: EventStore, count: int, employer: str) -> None:
     assert sum(j.employer == employer for j in jobs(store)) == count

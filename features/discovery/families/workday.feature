@@ -8,6 +8,7 @@ Feature: Workday career sites
     Then it exits 0 saying "workday-acme-External added"
     When Discover runs on my sources
     Then 45 new jobs from "Acme Aerospace" were discovered, each with its Workday id
+    And each of them is applied for on its posting's Workday apply page
     And the stand-in was asked for 3 pages of 20
     And the source "workday-acme-External" recorded a good crawl of 45 postings
 

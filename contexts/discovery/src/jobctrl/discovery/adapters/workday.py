@@ -102,7 +102,9 @@ def parse_detail(
         employer=employer or config.employer,
         location=as_str(info.get("location")) or as_str(summary.get("locationsText")),
         description=html_text(as_str(info.get("jobDescription")), DESCRIPTION),
-        apply_url=public,
+        # Workday's application flow for a posting is the posting URL + ``/apply``; a posting that
+        # says it takes no applications keeps its own URL (the apply run then finds no form).
+        apply_url=f"{public.rstrip('/')}/apply" if info.get("canApply") is True else public,
         extra={"externalPath": as_str(summary["externalPath"]), "timeType": as_str(info.get("timeType"))},
     )
 
