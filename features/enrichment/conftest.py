@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import httpx
@@ -26,6 +25,7 @@ from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.testing.http_server import serving
 
 DUTIES = [
     "Design and operate the event-sourced services that power our job pipeline.",
@@ -91,17 +91,9 @@ def site() -> Iterator[Site]:
         def log_message(self, format: str, *args: object) -> None:
             return
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    state.base = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with serving(Handler) as base:
+        state.base = base
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @pytest.fixture

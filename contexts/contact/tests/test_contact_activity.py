@@ -4,11 +4,10 @@ review; a host the user did not supply is never fetched."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import pytest
 from temporalio.testing import ActivityEnvironment
@@ -24,6 +23,7 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import OfflineProvider
 from jobctrl.politeness import CONTACT_POLICY, PolitenessGateway, UserAgent
+from jobctrl.testing.http_server import serving
 
 TEAM_PAGE = b"""<html><body><h1>Our team</h1>
 <p>Grace Hopper - Engineering Manager</p><p>grace@example.org</p>
@@ -47,12 +47,8 @@ def site() -> Iterator[tuple[str, list[str]]]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    server.shutdown()
-    server.server_close()
+    with serving(Handler) as base:
+        yield base, seen
 
 
 def _activities(store: EventStore, database: Database, clock: FixedClock) -> ContactActivities:

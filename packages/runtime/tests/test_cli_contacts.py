@@ -5,9 +5,8 @@ extractor) reads the page the user named, and ``contacts list|show|confirm`` rev
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.root import Composition
+from jobctrl.testing.http_server import serving
 from jobctrl.testing.runtime.api_seed import beat, discover_job, project
 from jobctrl.testing.runtime.harness import Harness
 
@@ -40,11 +40,8 @@ def careers() -> Iterator[str]:
         def log_message(self, *_: Any) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with serving(Handler) as base:
+        yield base
 
 
 @pytest.fixture
