@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from jobctrl.kernel.store import Database, open_database
 from jobctrl.projections.read_models.workflow_run_history import workflow_run_history
+from jobctrl.runtime.reconcile.runs import open_runs
 from jobctrl.testing.runtime.api_seed import complete_run, start_run
 from jobctrl.testing.runtime.read_models import differing_read_models
 
@@ -99,3 +100,18 @@ def test_the_openapi_document_publishes_both(world: ApiWorld) -> None:
     assert "get" in paths["/v1/workflow-runs/{workflow_id}/runs"]
     params = {p["name"]: p["in"] for p in paths["/v1/workflow-runs/{workflow_id}"]["get"]["parameters"]}
     assert params == {"workflow_id": "path", "runId": "query"}
+
+
+def test_the_reconciler_sees_a_run_left_open_behind_a_rerun(world: ApiWorld) -> None:
+    """An earlier run never closed (its worker died) and a rerun of the same id: the latest-run table
+    shows only the rerun, the reconciler's candidates are both (each is described by its run id)."""
+    start_run(world.store, "discover-x", "a1")
+    start_run(world.store, "discover-x", "a2")
+    world.project()
+    candidates = {(r.workflow_id, r.run_id) for r in open_runs(world.store)}
+    assert candidates == {
+        ("discover-local", "r2"),
+        ("discover-x", "a1"),
+        ("discover-x", "a2"),
+        ("prep-x", "p1"),
+    }

@@ -1,6 +1,6 @@
 """The describe-based reconciler, the Temporal side: nothing stays "running" forever.
 
-The candidates are the open rows of ``workflow_run_projections`` (the one fold of workflow runs: in
+The candidates are the open rows of ``workflow_run_history`` (every run of every workflow id: in
 progress, or provisionally ``reconciled_not_found``); for each, this describes the exact
 workflow/run (CONTINUED_AS_NEW follows the chain to its latest run) and hands the status to
 orchestration's ``reconcile_workflow_run``, which decides and appends (ADR 0120).  A row that lags
@@ -39,7 +39,7 @@ from jobctrl.orchestration import (
     settle_pipeline_steps,
 )
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
-from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
+from jobctrl.projections.read_models.workflow_run_history import workflow_run_history
 
 
 @dataclass(frozen=True)
@@ -60,21 +60,25 @@ class OpenRun:
 
 
 def open_runs(store: EventStore) -> list[OpenRun]:
-    """Open runs as the read model shows them (none before the projections were first migrated)."""
-    t = workflow_run_projections
+    """Open runs as the read model shows them (none before the projections were first migrated).
+
+    Read from ``workflow_run_history`` (ADR 0271): every run of a workflow id, so a run left open
+    behind a rerun of the same id (which ``workflow_run_projections`` no longer shows) is still
+    described and settled."""
+    t = workflow_run_history
     with store.db.read() as conn:
         if not sa.inspect(conn).has_table(t.name):
             return []
         rows = conn.execute(
             sa.select(t.c.tenant_id, t.c.workflow_id, t.c.run_id)
             .where(
-                t.c.run_id.is_not(None),
+                t.c.run_id != "",
                 sa.or_(
                     t.c.status == "in_progress",
                     sa.and_(t.c.status == "terminated", t.c.error_code == NOT_FOUND),
                 ),
             )
-            .order_by(t.c.last_event_position)
+            .order_by(t.c.last_event_position, t.c.run_id)
         ).all()
     return [OpenRun(tenant, wid, rid) for tenant, wid, rid in rows]
 
