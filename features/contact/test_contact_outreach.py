@@ -143,9 +143,7 @@ def refused_claims(out: ContactServices, ctx: dict[str, Any], a: str, b: str, c:
 @when(parsers.parse('the user edits the draft to say "{sentence}"'))
 def edit(out: ContactServices, ctx: dict[str, Any], sentence: str) -> None:
     body = f"Hi Jane,\n\n{sentence}\nWould you be open to a short conversation?\n\nAda Lovelace"
-    revise_outreach(
-        out, ctx["thread"], subject="A question", body=body, role=ctx["role"], employer=ctx["employer"]
-    )
+    revise_outreach(out, ctx["thread"], subject="A question", body=body)
     ctx["sentence"] = sentence
 
 

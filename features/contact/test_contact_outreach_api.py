@@ -85,7 +85,10 @@ def refused_api(client: TestClient, svc: ContactServices, ctx: dict[str, Any], p
 @when("the user edits the draft through the command line")
 def edit_cli(tmp_path: Path, ctx: dict[str, Any]) -> None:
     text = tmp_path / "edit.txt"
-    text.write_text("Hi Jane,\n\nI build Kafka pipelines at Globex.\nCould we talk?\n\nAda Lovelace\n")
+    text.write_text(
+        "Hi Jane,\n\nI build Kafka pipelines at Globex. I would like to hear about the Staff Platform"
+        " Engineer role at Hooli.\nCould we talk?\n\nAda Lovelace\n"
+    )
     result = _cli("revise", ctx["thread"], "--subject", "A question", "--body-file", str(text))
     assert result.exit_code == 0, result.output
     assert "generation 2: needs_review" in result.output and "Kafka pipelines" in result.output

@@ -78,7 +78,8 @@ def draft_outreach(
         svc.spend.record(result.usage)
     subject, body = message(result.value.subject, result.value.body)
     check_claims(gate, f"{subject}\n{body}", exempt_phrases(values, role, employer))
-    sealed = svc.vault.seal(contact_id, {"subject": subject, "body": body}, now=svc.clock.now())
+    target = {"role": role or "", "employer": employer or ""}  # what a later edit may name too
+    sealed = svc.vault.seal(contact_id, {"subject": subject, "body": body, **target}, now=svc.clock.now())
     event = thread.draft(contact_id=contact_id, job_id=job_id, sealed_draft=sealed, at=now_iso(svc.clock))
     svc.threads.save(thread)
     return DraftedMessage(thread_id, event.draft_id, event.generation, subject, body)
