@@ -79,9 +79,19 @@ Feature: One job from a URL
     Given a Workday stand-in serving 3 postings of "Acme Aerospace" as "acme/External"
     When the API is sent POST /v1/jobs/import-url with "https://acme.wd5.myworkdayjobs.com/External{workday_path:3}" and the stand-in as API base
     Then the API answers 201 with a new "workday" job titled like the stand-in's posting 3
+    And its preparation is queued for the next Discover run, for "temporal_unavailable"
     When the API is sent POST /v1/jobs/import-url with "https://acme.wd5.myworkdayjobs.com/External{workday_path:3}" and the stand-in as API base
     Then the API answers 200 with the same job
     And 1 new jobs from "Acme Aerospace" were discovered
+
+  Scenario: a job imported while no worker runs joins the next Discover run, once
+    Given a Workday stand-in serving 3 postings of "Acme Aerospace" as "acme/External"
+    And I ran "jobctrl jobs add https://acme.wd5.myworkdayjobs.com/External{workday_path:2} --api-base {server}"
+    Then it exits 0 saying "queued for the next Discover run"
+    When Discover runs on my sources
+    Then the imported job is a member of that Discover run, observed in it
+    When Discover runs on my sources again
+    Then the imported job is a member of the first Discover run only
 
   Scenario Outline: the API refuses a URL it cannot import with a typed error and writes nothing
     Given a SmartRecruiters stand-in serving 3 postings of "Acme Aerospace" as "AcmeAero"

@@ -107,3 +107,33 @@ def api_same(world: World) -> None:
 def api_refused(world: World, status: int, code: str) -> None:
     assert world.response.status_code == status, world.response.text
     assert world.response.json()["error"]["code"] == code, world.response.text
+
+
+@then(parsers.parse('its preparation is queued for the next Discover run, for "{reason}"'))
+def api_queued(world: World, reason: str) -> None:
+    assert world.response.json()["preparation"] == {
+        "state": "queued",
+        "reason": reason,
+        "workflowId": None,
+        "runId": None,
+    }
+
+
+def _imported_members(store: EventStore) -> list[tuple[str, str, str]]:
+    [job] = jobs(store)
+    assert job.metadata["importedUrl"].startswith("https://acme.wd5.myworkdayjobs.com/External/job/")
+    linked = [
+        store.registry.decode(r) for r in store.read_all(limit=1000, types=["DiscoveryExecutionMemberLinked"])
+    ]
+    return [(e.execution.temporal_run_id, e.job_id, e.cohort) for e in linked if e.job_id == job.job_id]
+
+
+@then("the imported job is a member of that Discover run, observed in it")
+def imported_member(store: EventStore) -> None:
+    [(run, _job, cohort)] = _imported_members(store)
+    assert (run, cohort) == ("run-1", "observed_this_run")
+
+
+@then("the imported job is a member of the first Discover run only")
+def imported_member_once(store: EventStore) -> None:
+    assert [run for run, _job, _cohort in _imported_members(store)] == ["run-1"]

@@ -33,6 +33,7 @@ from jobctrl.discovery.adapters.broad_board import BroadBoardGateway
 from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.discovery.ports import BoardScraper, DiscoveryRunLog
 from jobctrl.discovery.use_cases.link_execution_members import link_execution_members
+from jobctrl.discovery.use_cases.queued_imports import unprepared_imports
 from jobctrl.discovery.use_cases.run_broad_boards import run_broad_boards
 from jobctrl.discovery.use_cases.run_source_family import FamilyResult, run_source_family
 from jobctrl.discovery.use_cases.select_runnable_sources import select_runnable_sources
@@ -95,7 +96,9 @@ class DiscoveryActivities:
     @activity.defn(name="plan_discovery_sources")
     def plan_discovery_sources(self, params: PlanSourcesInput) -> PlanSourcesResult:
         try:
-            runnable = self._runnable(params.source_ids)
+            # A run started for imported jobs alone crawls no source (ADR 0286).
+            imports_only = bool(params.job_ids) and not params.source_ids
+            runnable = [] if imports_only else self._runnable(params.source_ids)
             families = sorted({family_of(c) for c in runnable})
             ex = params.execution
             self.runs.start(
@@ -105,6 +108,16 @@ class DiscoveryActivities:
                 workflow_id=ex.workflow_id,
                 tenant_id=ex.tenant_id,
             )
+            # The jobs imported from a URL and never yet in an execution (queued when no worker ran
+            # at import time), and the ones this run was started for, join this execution as
+            # observed: enriched and prepared by its terminal passes, like any posting it found.
+            imported = list(dict.fromkeys([*params.job_ids, *unprepared_imports(self.store)]))
+            if imported:
+                _on_conflict_retry(
+                    lambda: link_execution_members(
+                        self.store, ex, imported, "observed_this_run", clock=self.clock
+                    )
+                )
         except JobCtrlError as exc:
             raise to_application_error(exc) from exc
         return PlanSourcesResult(families)

@@ -95,6 +95,9 @@ class ProgressTick:
 class PlanSourcesInput:
     execution: ExecutionRef
     source_ids: list[str] = field(default_factory=list)
+    #: Jobs to prepare in this execution (a URL import, ADR 0286); with no ``source_ids``, no source
+    #: is crawled.
+    job_ids: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ URL again records nothing new and answers the existing job.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig, check_status, parse_json
 from jobctrl.discovery.adapters.registry import adapter_for
@@ -149,7 +149,7 @@ def import_posting(
     tenant_id: str = LOCAL_TENANT,
 ) -> ImportedPosting:
     """Record a fetched posting through the observation path (dedupe included)."""
-    posting = fetched.posting
+    posting = replace(fetched.posting, extra={**fetched.posting.extra, "importedUrl": normalize_url(url)})
     run_id = deterministic_id("import-url", normalize_url(url))
     outcome = record_observation(
         store, load_catalog(store), posting, run_id=run_id, clock=clock, new_id=new_id, tenant_id=tenant_id

@@ -108,6 +108,9 @@ class _Recorder:
             "applyUrl": p.apply_url or "",
             "description": p.description,
         }
+        if p.extra.get("importedUrl"):
+            # Recorded by a URL import: prepared by the next Discover execution it joins (ADR 0286).
+            metadata["importedUrl"] = p.extra["importedUrl"]
         if p.extra.get("extraction"):
             # How a smart-extracted posting's text was found (``json_ld`` or ``readable_text``):
             # enrichment does not take untrusted text as the source's own description (ADR 0221).

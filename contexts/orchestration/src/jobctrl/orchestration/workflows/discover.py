@@ -73,6 +73,8 @@ class DiscoverWorkflowInput:
     family_batch_size: int = 4
     #: 0 = the default (policies.HEARTBEAT); passed on to the preparations the fan-out starts.
     heartbeat_timeout_s: float = 0.0
+    #: Jobs imported from a URL to prepare in this run (ADR 0286); alone, no source is crawled.
+    job_ids: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,8 @@ class DiscoverWorkflow:
             "plan",
             workflow.execute_activity(
                 "plan_discovery_sources",
-                PlanSourcesInput(execution, list(params.source_ids)),
+                # Replay-safe: an activity's input is not part of the command sequence (ADR 0286).
+                PlanSourcesInput(execution, list(params.source_ids), list(params.job_ids)),
                 result_type=PlanSourcesResult,
                 start_to_close_timeout=policies.HALF_HOUR,
                 heartbeat_timeout=self._heartbeat,

@@ -19,11 +19,13 @@ from rich.console import Console
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.orchestration import SettingsStore, create_orchestration_tables
 from jobctrl.projections.migrate import migrate
-from jobctrl.runtime.composition.import_url import import_job_from_url
+from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
+from jobctrl.runtime.composition.import_url import PreparationStart, import_job_from_url, start_preparation
 from jobctrl.runtime.composition.root import honest_user_agent
+from jobctrl.runtime.config import load_config
 
 app = typer.Typer(no_args_is_help=True, help="Add one job from its posting URL.")
 out = Console()
@@ -50,13 +52,27 @@ def add(
         imported = asyncio.run(
             import_job_from_url(store, url, clock=clock, user_agent=agent, api_base=api_base)
         )
+        preparation = asyncio.run(_prepare(db, imported.job_id, clock)) if imported.created else None
     except JobCtrlError as exc:
         err.print(f"[red]✗[/] {exc.code}: {exc.message}", markup=True, highlight=False)
         raise typer.Exit(2) from None
     finally:
         db.dispose()
     if as_json:
-        typer.echo(json.dumps(asdict(imported)))
+        typer.echo(
+            json.dumps(asdict(imported) | {"preparation": asdict(preparation) if preparation else None})
+        )
         return
     verb = "added" if imported.created else f"already known ({imported.verdict})"
     out.print(f"{imported.job_id} {verb}: {imported.title} at {imported.employer} ({imported.family})")
+    if preparation is not None and preparation.state == "started":
+        out.print(f"preparing it now: Discover run {preparation.workflow_id} {preparation.run_id}")
+    elif preparation is not None:
+        out.print(f"queued for the next Discover run ({preparation.reason})")
+
+
+async def _prepare(db: Database, job_id: str, clock: SystemClock) -> PreparationStart:
+    """Through the configured Temporal server (``[temporal] address``), when there is one."""
+    address = load_config().temporal.address
+    control = TemporalWorkflowControl(address, load_config().temporal.namespace) if address else None
+    return await start_preparation(db, control, job_id, clock=clock)
