@@ -131,22 +131,7 @@ class LocalHttpServer:
                     )
                     route = state.routes.get(parts.path)
                 try:
-                    if route is None:
-                        route = Route(404, b'{"error":"not found"}')
-                    if route.hold is not None:
-                        deadline = time.monotonic() + HOLD_LIMIT_S
-                        while not route.hold.wait(0.05) and not state.closing.is_set():
-                            if time.monotonic() > deadline:
-                                break
-                    if route.delay_s and state.closing.wait(route.delay_s):
-                        return  # stopping: the client gave up long ago
-                    self.send_response(route.status)
-                    self.send_header("Content-Type", route.content_type)
-                    self.send_header("Content-Length", str(len(route.body)))
-                    for name, value in route.headers:
-                        self.send_header(name, value)
-                    self.end_headers()
-                    self.wfile.write(route.body)
+                    self._answer(route or Route(404, b'{"error":"not found"}'))
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timeouts are part of the tests)
                 finally:
