@@ -30,17 +30,21 @@ from jobctrl.runtime.commands import (
     sources,
     worker,
 )
+from jobctrl.runtime.config import InvalidConfiguration
 
 STORAGE_EXIT = 3
 
 
 class _FailClosed(TyperGroup):
     """Any command whose database is missing, replaced, read-only, full or unreachable exits 3 with
-    the reason and what to do, never a traceback (ADR 0102)."""
+    the reason and what to do, never a traceback (ADR 0102).  A command that opens the configured
+    database on an invalid configuration exits 2 naming each bad key, like the validated ones (ADR 0300)."""
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
+        except InvalidConfiguration as exc:
+            raise config.fail(exc) from None
         except StorageUnavailable as exc:
             typer.echo(f"storage unavailable ({exc.reason}): {exc.message}", err=True)
             raise typer.Exit(STORAGE_EXIT) from None

@@ -24,7 +24,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.ids import LOCAL_TENANT
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.orchestration import create_orchestration_tables
 from jobctrl.projections.migrate import migrate
@@ -67,6 +67,7 @@ from jobctrl.runtime.api.operations import router as operations_router
 from jobctrl.runtime.api.services import Services, services
 from jobctrl.runtime.api.sse import event_stream, parse_resume_point
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl, WorkflowControl
+from jobctrl.runtime.storage import open_configured_database
 from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
 
 DASHBOARD = Path(__file__).with_name("static") / "dashboard.html"
@@ -74,7 +75,7 @@ DASHBOARD = Path(__file__).with_name("static") / "dashboard.html"
 
 @dataclass
 class ApiConfig:
-    database_url: str | None = None
+    database_url: str | None = None  # default: the configured database (jobctrl.runtime.storage)
     sse_poll_s: float = float(os.environ.get("JOBCTRL_API_SSE_POLL_MS", "250")) / 1000
     keepalive_s: float = 15.0
     heartbeat_s: float = 30.0
@@ -128,7 +129,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_access_log()  # uvicorn has configured its loggers by now
-        db = open_database(cfg.database_url)
+        db = open_configured_database(url=cfg.database_url)
         store = EventStore(db, registry())
         store.create_schema()
         migrate(db)  # the read models every read route queries

@@ -1,7 +1,7 @@
 """After preparation, from the terminal: ``jobctrl digest``, ``jobctrl outcome``, ``jobctrl apply``.
 
 The same reads and use cases as the HTTP API (``runtime.api.applications``), straight over the
-database of ``$JOBCTRL_HOME``.  ``jobctrl apply open JOB_ID`` is the hand-off of a live browser
+configured database (ADR 0300).  ``jobctrl apply open JOB_ID`` is the hand-off of a live browser
 application the runtime stopped before submitting: where a screen exists (``DISPLAY`` or
 ``WAYLAND_DISPLAY``) it opens a headed Chromium at the reviewed page and fills the recorded answers,
 then waits for the person to submit and close it; otherwise it prints the URL and the answers.
@@ -35,7 +35,7 @@ from jobctrl.contact import PersonalDataVault
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.ids import LOCAL_TENANT
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration import acknowledge_digest, create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.api.applications import read_digest, read_review_queue
@@ -43,6 +43,7 @@ from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.follow_up_snooze import snooze
 from jobctrl.runtime.api.services import LocalContext
 from jobctrl.runtime.api.verification import settle
+from jobctrl.runtime.storage import open_configured_database
 from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
 
 out = Console()
@@ -51,7 +52,7 @@ TenantOption = Annotated[str, typer.Option(help="the tenant to read and write un
 
 
 def context(tenant: str) -> LocalContext:
-    db = open_database()
+    db = open_configured_database()
     store = EventStore(db, registry())
     store.create_schema()
     migrate(db)

@@ -39,7 +39,7 @@ from rich.table import Table
 from jobctrl.discovery import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import ConfigurationError
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials import SAMPLE_PROFILE, ArtifactKind
 from jobctrl.orchestration import STAGES, TASK_QUEUE
@@ -47,12 +47,12 @@ from jobctrl.projections import ProjectionStatus, read_status
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.runtime.composition.root import Composition
-from jobctrl.runtime.config import load_config
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.following import following_projections
 from jobctrl.runtime.pipeline import PipelineReport, run_pipeline
 from jobctrl.runtime.reconcile.coverage import reconcile_coverage
 from jobctrl.runtime.settings import EnvSettings, SavedSettings
+from jobctrl.runtime.storage import open_configured_database
 
 console = Console()
 DEFAULT_BOARD_PORT = 47801
@@ -230,7 +230,7 @@ def demo(
     """Run the whole pipeline on the sample board (embedded Temporal, offline LLM) and summarize it."""
     logging.getLogger("temporalio").setLevel(logging.ERROR)  # per-job failures are in the summary
     port = int(os.environ.get("JOBCTRL_SAMPLE_BOARD_PORT", str(DEFAULT_BOARD_PORT)))
-    db = open_database(load_config().storage.database_url)
+    db = open_configured_database()
     try:
         board = SampleJobBoard(port=port)
         try:

@@ -9,8 +9,9 @@ import typer
 from rich.console import Console
 
 from jobctrl.domain_types import registry
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.projections.importing import export_file, import_file
+from jobctrl.runtime.storage import open_configured_database
 
 app = typer.Typer(no_args_is_help=True, help="Move events in and out of the log.")
 err = Console(stderr=True)
@@ -24,7 +25,7 @@ def import_command(
     """Append each line's {eventType, tenantId, occurredAt, payload} in file order, all or nothing.
 
     Exit 2, with nothing written, when any line is rejected (each named with its line number)."""
-    db = open_database()
+    db = open_configured_database()
     store = EventStore(db, registry())
     store.create_schema()
     try:
@@ -47,7 +48,7 @@ def import_command(
 @app.command("export")
 def export_command(file: Annotated[Path, typer.Argument(dir_okay=False, writable=True)]) -> None:
     """Write every event, in log order, as import reads it (with its eventId and metadata)."""
-    db = open_database()
+    db = open_configured_database()
     store = EventStore(db, registry())
     store.create_schema()
     try:

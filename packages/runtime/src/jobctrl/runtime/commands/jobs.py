@@ -19,13 +19,14 @@ from rich.console import Console
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import SettingsStore, create_orchestration_tables
 from jobctrl.projections.migrate import migrate
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.runtime.composition.import_url import PreparationStart, import_job_from_url, start_preparation
 from jobctrl.runtime.composition.root import honest_user_agent
 from jobctrl.runtime.config import load_config
+from jobctrl.runtime.storage import open_configured_database
 
 app = typer.Typer(no_args_is_help=True, help="Add one job from its posting URL.")
 out = Console()
@@ -41,7 +42,7 @@ def add(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Fetch one posting, dedupe it against the jobs we have, and record it."""
-    db = open_database()
+    db = open_configured_database()
     store = EventStore(db, registry())
     store.create_schema()
     migrate(db)

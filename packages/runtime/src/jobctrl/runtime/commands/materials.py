@@ -15,12 +15,13 @@ import typer
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials import ArtifactKind, ArtifactStore, PageSize
 from jobctrl.orchestration import StageTrackerService
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.config import load_config
+from jobctrl.runtime.storage import open_configured_database
 
 app = typer.Typer(no_args_is_help=True, help="Your tailored materials.")
 
@@ -32,7 +33,7 @@ def export(
 ) -> None:
     """Write the job's current resume and cover-letter PDFs into DIR."""
     config = load_config()
-    db = open_database(config.storage.database_url)
+    db = open_configured_database(config)
     try:
         store = EventStore(db, registry())
         store.create_schema()

@@ -16,7 +16,7 @@ from typing import Annotated, Any
 import typer
 
 from jobctrl.domain_types import registry
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration import (
     InvalidJsonResume,
     InvalidProfile,
@@ -27,7 +27,7 @@ from jobctrl.orchestration import (
 )
 from jobctrl.orchestration import to_document as json_resume_document
 from jobctrl.runtime.composition.profiles import to_document as flat_document
-from jobctrl.runtime.config import load_config
+from jobctrl.runtime.storage import open_configured_database
 
 app = typer.Typer(no_args_is_help=True, help="Your candidate profile.")
 MAX_FILE_BYTES = 2_000_000
@@ -79,7 +79,7 @@ def import_profile(
     if dry_run:
         typer.echo(f"valid {kind}: {experiences} experiences; nothing saved (--dry-run)")
         return
-    db = open_database(load_config().storage.database_url)
+    db = open_configured_database()
     try:
         store = EventStore(db, registry())
         store.create_schema()
@@ -100,7 +100,7 @@ def show(output: str = typer.Option("text", "--format", help="text or json")) ->
     if output not in ("text", "json"):
         typer.echo("--format must be text or json", err=True)
         raise typer.Exit(2)
-    db = open_database(load_config().storage.database_url)
+    db = open_configured_database()
     try:
         store = EventStore(db, registry())
         store.create_schema()

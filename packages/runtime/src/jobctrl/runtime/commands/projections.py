@@ -14,13 +14,14 @@ from rich.table import Table
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.projections.coverage import OPERATIONS
 from jobctrl.projections.dump import dump_json
 from jobctrl.projections.healing import verify_projections
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.status import read_status
+from jobctrl.runtime.storage import open_configured_database
 
 app = typer.Typer(no_args_is_help=True, help="Rebuild, inspect and run the read-model projections.")
 err = Console(stderr=True)
@@ -44,7 +45,7 @@ def rebuild_command(
     batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=100_000)] = 5000,
 ) -> None:
     """Rebuild read models from the log, transactionally (a failure leaves the old ones intact)."""
-    db = open_database()
+    db = open_configured_database()
     EventStore(db, registry()).create_schema()
     try:
         with Progress(
@@ -78,7 +79,7 @@ def status_command(
     ] = False,
 ) -> None:
     """Head, watermark, lag, rows per read-model table and skipped events."""
-    db = open_database()
+    db = open_configured_database()
     EventStore(db, registry()).create_schema()
     try:
         status = read_status(db)
@@ -134,7 +135,7 @@ def dump_command(
 ) -> None:
     """Print a read model's rows as a JSON array (camelCase keys, primary-key order)."""
     del output_format  # JSON is the only format
-    db = open_database()
+    db = open_configured_database()
     try:
         typer.echo(dump_json(db, name))
     except JobCtrlError as exc:
@@ -149,7 +150,7 @@ def run_command(
     poll_interval: Annotated[float, typer.Option("--poll-interval", min=0.01, max=60.0)] = 0.5,
 ) -> None:
     """Fold the log and keep following it until SIGINT/SIGTERM (finishes the current batch first)."""
-    db = open_database()
+    db = open_configured_database()
     EventStore(db, registry()).create_schema()
     stop = threading.Event()
 

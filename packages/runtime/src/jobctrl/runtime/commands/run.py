@@ -30,7 +30,7 @@ from rich.table import Table
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials import ArtifactKind
 from jobctrl.orchestration import ProfileService
@@ -42,6 +42,7 @@ from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.following import following_projections
 from jobctrl.runtime.pipeline import PipelineReport, run_pipeline
 from jobctrl.runtime.settings import EnvSettings
+from jobctrl.runtime.storage import open_configured_database
 
 console = Console()
 PHASES = {"discover": "Discover on your sources", "prepare": "Score and prepare → PDFs", "apply": "-"}
@@ -124,7 +125,7 @@ def run() -> None:
     """Discover on your sources and prepare the matches (scores, tailored resumes, cover letters, PDFs)."""
     logging.getLogger("temporalio").setLevel(logging.ERROR)
     config = load_config()  # validated by the CLI callback already; this is the same value
-    db = open_database(config.storage.database_url)
+    db = open_configured_database(config)
     try:
         store = EventStore(db, registry())
         store.create_schema()

@@ -17,8 +17,8 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.ids import InvalidIdError, checked_id
-from jobctrl.kernel.store import EventStore, open_database
-from jobctrl.runtime.config import load_config
+from jobctrl.kernel.store import EventStore
+from jobctrl.runtime.storage import open_configured_database
 from jobctrl.scoring import CorrectScore, correct_score, request_rescores
 
 app = typer.Typer(no_args_is_help=True, help="Correct a score, or ask for scores to be made again.")
@@ -30,7 +30,7 @@ def _refuse(code: str, message: str) -> typer.Exit:
 
 
 def _store() -> EventStore:
-    store = EventStore(open_database(load_config().storage.database_url), registry())
+    store = EventStore(open_configured_database(), registry())
     store.create_schema()
     return store
 

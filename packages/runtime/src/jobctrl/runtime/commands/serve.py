@@ -10,11 +10,11 @@ import typer
 import uvicorn
 
 from jobctrl.kernel.errors import ConfigurationError
-from jobctrl.kernel.store import open_database
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.guard import allowed_hosts, checked_token
 from jobctrl.runtime.embedded import DevServer, find_dev_server
 from jobctrl.runtime.settings import TemporalTarget
+from jobctrl.runtime.storage import configured_database_url, open_configured_database
 
 
 def _is_loopback(host: str) -> bool:
@@ -58,13 +58,14 @@ def serve(
         else:
             typer.echo(f"using the embedded Temporal dev server at {address}")
     config = ApiConfig(
+        database_url=configured_database_url(),  # the database the worker and the CLI open
         api_token=token,
         allowed_hosts=allowed_hosts(host, os.environ.get("JOBCTRL_API_ALLOWED_HOSTS", "").split(",")),
         temporal_address=address,
         temporal_namespace=target.namespace,
         run_projections=True,
     )
-    open_database(config.database_url).dispose()  # a missing or replaced database exits 3 here
+    open_configured_database(url=config.database_url).dispose()  # a missing or replaced database exits 3 here
     try:
         uvicorn.run(create_app(config), host=host, port=port, log_level="info")
     finally:

@@ -23,10 +23,11 @@ from jobctrl.discovery import add_source, list_sources, remove_source
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.runtime.composition.sources import import_legacy_sources
 from jobctrl.runtime.config import load_config
+from jobctrl.runtime.storage import open_configured_database
 
 app = typer.Typer(no_args_is_help=True, help="Add, list and remove the sources Discover runs.")
 out = Console()
@@ -45,7 +46,7 @@ def _fail(exc: JobCtrlError) -> typer.Exit:
 
 def _open() -> EventStore:
     # The configuration's ``[storage] database_url`` (env overrides it), like every other command.
-    db = open_database(load_config().storage.database_url)
+    db = open_configured_database()
     store = EventStore(db, registry())
     store.create_schema()
     return store

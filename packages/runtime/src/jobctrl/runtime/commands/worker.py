@@ -11,14 +11,14 @@ from temporalio.client import Client
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
-from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.composition.sources import import_legacy_sources, registry_catalog
-from jobctrl.runtime.config import load_config
 from jobctrl.runtime.embedded import DevServer, find_dev_server
 from jobctrl.runtime.following import following_projections
 from jobctrl.runtime.settings import EnvSettings, SavedSettings, TemporalTarget
+from jobctrl.runtime.storage import open_configured_database
 from jobctrl.runtime.worker import WorkerRuntime
 
 
@@ -35,7 +35,7 @@ async def _serve(task_queue: str | None, projections: bool = False) -> None:
         typer.echo(f"embedded Temporal dev server at {server.address} (database {server.db_file})")
     else:
         client = await Client.connect(address, namespace=target.namespace)
-    db = open_database(load_config().storage.database_url)
+    db = open_configured_database()
     store = EventStore(db, registry())
     # The saved settings document, seeded by the configuration until one is saved (ADR 0135).
     settings = SavedSettings(db, EnvSettings())
