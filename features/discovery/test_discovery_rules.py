@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.discovery.domain.content import content_fingerprint, shingles
-from jobctrl.discovery.domain.dedupe import Candidate, JobCatalog, KnownJob, decide
+from jobctrl.discovery.domain.dedupe import Candidate, Decision, JobCatalog, KnownJob, decide
 from jobctrl.discovery.domain.errors import DiscoveryRuleViolated
 from jobctrl.discovery.domain.execution import DiscoveryExecution
 from jobctrl.discovery.domain.identity import resolve_identity
@@ -21,6 +22,25 @@ from jobctrl.orchestration import DiscoveryRun, progress_total
 scenarios("discovery/discovery_rules.feature")
 T = "2026-03-02T09:00:00.000Z"
 LONG = " ".join(f"word{i} task{i % 7} skill{i % 11}" for i in range(60))
+
+
+@dataclass
+class World:
+    """What a discovery-rules scenario remembers between its steps."""
+
+    decision: Decision | None = None  # the dedupe decision on the last observed posting
+    text: str = ""  # the known job's description
+    title: str = ""  # the known job's title
+    employer: str = ""  # the known job's employer
+
+    def decided(self) -> Decision:
+        assert self.decision is not None, "no posting was observed"
+        return self.decision
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
 
 
 @then(parsers.parse('"{observed}" normalizes to "{expected}"'))
@@ -36,23 +56,23 @@ def known_job(url: str, native: str) -> JobCatalog:
 
 
 @when(parsers.parse('a posting at "{url}" is observed with {supplied}'))
-def observed_with(catalog: JobCatalog, ctx: dict[str, Any], url: str, supplied: str) -> None:
+def observed_with(catalog: JobCatalog, world: World, url: str, supplied: str) -> None:
     canonical = url if supplied.startswith("canonical") else None
     native = "1" if "native" in supplied else None
     identity = resolve_identity(posting_url=url, canonical_url=canonical, native_id=native, ats_kind="other")
-    ctx["decision"] = decide(Candidate(identity, "Engineer", "Acme", "text"), catalog)
+    world.decision = decide(Candidate(identity, "Engineer", "Acme", "text"), catalog)
 
 
 @then(parsers.parse("the identity confidence is {confidence:f} and the verdict is {verdict}"))
-def confidence_and_verdict(ctx: dict[str, Any], confidence: float, verdict: str) -> None:
-    assert ctx["decision"].confidence == confidence and ctx["decision"].verdict.value == verdict
+def confidence_and_verdict(world: World, confidence: float, verdict: str) -> None:
+    assert world.decided().confidence == confidence and world.decided().verdict.value == verdict
 
 
 @given(
     parsers.parse('a known job "{title}" at "{employer}" with a {length} description'),
     target_fixture="catalog",
 )
-def known_sized(title: str, employer: str, length: str, ctx: dict[str, Any]) -> JobCatalog:
+def known_sized(title: str, employer: str, length: str, world: World) -> JobCatalog:
     text = LONG if length == "long" else " ".join(LONG.split()[:70])
     catalog = JobCatalog()
     catalog.add(
@@ -65,33 +85,33 @@ def known_sized(title: str, employer: str, length: str, ctx: dict[str, Any]) -> 
             shingles(text),
         )
     )
-    ctx["text"] = text
-    ctx["content"] = (title, employer)
+    world.text, world.title, world.employer = text, title, employer
     return catalog
 
 
 @when(parsers.parse('a posting "{title}" at "{employer}" with the description lightly edited is observed'))
-def edited_posting(catalog: JobCatalog, ctx: dict[str, Any], title: str, employer: str) -> None:
-    words = ctx["text"].split()
+def edited_posting(catalog: JobCatalog, world: World, title: str, employer: str) -> None:
+    assert world.text, "no known job was described"
+    words = world.text.split()
     edited = " ".join([*words[:-3], "and", "more", "benefits"])
     identity = resolve_identity(
         posting_url="https://b.example/9", canonical_url=None, native_id=None, ats_kind="other"
     )
-    ctx["decision"] = decide(Candidate(identity, title, employer, edited), catalog)
+    world.decision = decide(Candidate(identity, title, employer, edited), catalog)
 
 
 @when("the same posting from another source is observed")
-def same_content(catalog: JobCatalog, ctx: dict[str, Any]) -> None:
-    title, employer = ctx["content"]
+def same_content(catalog: JobCatalog, world: World) -> None:
+    assert world.text, "no known job was described"
     identity = resolve_identity(
         posting_url="https://b.example/9", canonical_url=None, native_id=None, ats_kind="other"
     )
-    ctx["decision"] = decide(Candidate(identity, title, employer, ctx["text"]), catalog)
+    world.decision = decide(Candidate(identity, world.title, world.employer, world.text), catalog)
 
 
 @then(parsers.parse("the verdict is {verdict}"))
-def verdict_is(ctx: dict[str, Any], verdict: str) -> None:
-    assert ctx["decision"].verdict.value == verdict
+def verdict_is(world: World, verdict: str) -> None:
+    assert world.decided().verdict.value == verdict
 
 
 @given(parsers.parse("a discovery run planned with {families:d} source families"), target_fixture="run")

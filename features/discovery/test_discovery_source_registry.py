@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.discovery.domain.source_health import SourceRunOutcome
+from jobctrl.discovery.domain.source_health import SourceRecommendation, SourceRunOutcome
 from jobctrl.discovery.events import SourceRegistryEntryCreated, SourceStateChanged
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, LISTING_PATHS, quick_local_policy
@@ -29,6 +30,19 @@ OUTCOMES = {
     "fail": SourceRunOutcome(False),
     "dup": SourceRunOutcome(True, 10, 10),
 }
+
+
+@dataclass
+class World:
+    """What a source-registry scenario remembers between its steps."""
+
+    # what each applied recommendation returned (None: the source stayed as it was), in step order
+    applied: list[SourceRecommendation | None] = field(default_factory=list)
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
 
 
 def _decoded(store: EventStore, event_type: str) -> list[Any]:
@@ -72,11 +86,11 @@ def operator_disabled(store: EventStore, clock: FixedClock, source_id: str) -> N
 
 
 @when(parsers.parse("its last runs were {outcomes}"))
-def last_runs(store: EventStore, clock: FixedClock, ctx: dict[str, Any], outcomes: str) -> None:
+def last_runs(store: EventStore, clock: FixedClock, world: World, outcomes: str) -> None:
     [created] = _decoded(store, "SourceRegistryEntryCreated")
     history = [OUTCOMES[o.strip()] for o in outcomes.split(",")]
-    ctx["applied"] = apply_source_recommendation(
-        store, source_id=created.source_id, outcomes=history, clock=clock
+    world.applied.append(
+        apply_source_recommendation(store, source_id=created.source_id, outcomes=history, clock=clock)
     )
 
 
@@ -115,9 +129,9 @@ def moved(store: EventStore, source_id: str, from_state: str, to_state: str, rea
 
 @then(parsers.parse('re-activating "{source_id}" automatically fails with "{code}"'))
 def auto_reactivation_refused(
-    store: EventStore, clock: FixedClock, ctx: dict[str, Any], source_id: str, code: str
+    store: EventStore, clock: FixedClock, world: World, source_id: str, code: str
 ) -> None:
-    assert ctx["applied"] is None  # no recommendation applies to a disabled source
+    assert world.applied == [None]  # no recommendation applies to a disabled source
     with pytest.raises(JobCtrlError) as err:
         change_source_state(
             store, source_id=source_id, to="active", reason="recovered", clock=clock, operator=False
