@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 from pytest_bdd import given, parsers, then, when
+from typer.testing import Result
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.aggregate import AggregateRepository
@@ -57,11 +59,6 @@ def llm(spend: NullSpendRecorder) -> OfflineProvider:
     return provider
 
 
-@pytest.fixture
-def ctx() -> dict[str, Any]:
-    return {"extra_must": "", "extra_nice": ""}
-
-
 def profile(*, authorized_in: str | None = "United States") -> CandidateProfile:
     items = [
         EvidenceItem(id="skill-python", kind=EvidenceKind.SKILL, text="Python"),
@@ -82,11 +79,42 @@ def profile(*, authorized_in: str | None = "United States") -> CandidateProfile:
     return CandidateProfile(profile_version=3, total_years_experience=6, evidence=tuple(items))
 
 
-def attempt(ctx: dict[str, Any], action: Callable[[], Any]) -> None:
-    try:
-        ctx["result"] = action()
-    except JobCtrlError as exc:
-        ctx["error"] = exc
+class ApiAnswer(Protocol):
+    """The API's answer as the test client gives it (httpx's or httpx2's ``Response``, whichever Starlette
+    found installed)."""
+
+    status_code: int
+
+    @property
+    def text(self) -> str: ...
+
+    def json(self) -> Any: ...
+
+
+@dataclass
+class World:
+    """What a scoring scenario has said and seen: the posting's extra lines, the candidate, and what the
+    last command returned or raised."""
+
+    extra_must: str = ""
+    extra_nice: str = ""
+    candidate: CandidateProfile = field(default_factory=profile)
+    head_before: int = 0
+    result: object = None
+    error: JobCtrlError | None = None
+    cli: Result | None = None
+    response: ApiAnswer | None = None
+
+    def attempt(self, action: Callable[[], object]) -> None:
+        try:
+            self.result = action()
+        except JobCtrlError as exc:
+            self.error = exc
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
 
 
 def scored_events(store: EventStore, job_id: str) -> list[Any]:
@@ -94,24 +122,22 @@ def scored_events(store: EventStore, job_id: str) -> list[Any]:
 
 
 @given(parsers.parse('the posting also requires "{text}"'))
-def also_requires(ctx: dict[str, Any], text: str) -> None:
-    ctx["extra_must"] += f"- {text}\n"
+def also_requires(world: World, text: str) -> None:
+    world.extra_must += f"- {text}\n"
 
 
 @given(parsers.parse('the posting also offers "{text}"'))
-def also_offers(ctx: dict[str, Any], text: str) -> None:
-    ctx["extra_nice"] += f"- {text}\n"
+def also_offers(world: World, text: str) -> None:
+    world.extra_nice += f"- {text}\n"
 
 
 @given(parsers.parse('job "{job_id}" was scored'))
 @when(parsers.parse('job "{job_id}" is scored'))
-def is_scored(
-    store: EventStore, llm: OfflineProvider, clock: FixedClock, ctx: dict[str, Any], job_id: str
-) -> None:
-    description = POSTING.format(extra_must=ctx["extra_must"], extra_nice=ctx["extra_nice"])
-    candidate = ctx.get("profile") or profile()
-    attempt(
-        ctx, lambda: score_job(ScoreJob(job_id, description, candidate), store=store, llm=llm, clock=clock)
+def is_scored(store: EventStore, llm: OfflineProvider, clock: FixedClock, world: World, job_id: str) -> None:
+    description = POSTING.format(extra_must=world.extra_must, extra_nice=world.extra_nice)
+    candidate = world.candidate
+    world.attempt(
+        lambda: score_job(ScoreJob(job_id, description, candidate), store=store, llm=llm, clock=clock)
     )
 
 
@@ -121,9 +147,9 @@ def has_version(store: EventStore, job_id: str, version: int) -> None:
 
 
 @then(parsers.parse('the command is refused with "{code}" and nothing is written'))
-def refused_nothing_written(store: EventStore, ctx: dict[str, Any], code: str) -> None:
-    assert ctx["error"].code == code
-    assert ctx.get("head_before", 0) == store.head_position()
+def refused_nothing_written(store: EventStore, world: World, code: str) -> None:
+    assert world.error is not None and world.error.code == code
+    assert world.head_before == store.head_position()
 
 
 @then(parsers.parse("the log holds {count:d} {event_type} events"))

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -24,7 +22,7 @@ from jobctrl.scoring.ports import (
 from jobctrl.scoring.use_cases import score_job as score_job_module
 from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
 
-from .conftest import attempt, is_scored, profile, scored_events
+from .conftest import World, is_scored, profile, scored_events
 
 scenarios("scoring/scoring_a_job.feature")
 
@@ -39,13 +37,13 @@ def _ledger(store: EventStore) -> list[LedgerRow]:
 
 
 @given(parsers.parse('the candidate is authorized to work in the "{country}" only'))
-def authorized_only_in(ctx: dict[str, Any], country: str) -> None:
-    ctx["profile"] = profile(authorized_in=country)
+def authorized_only_in(world: World, country: str) -> None:
+    world.candidate = profile(authorized_in=country)
 
 
 @given("the candidate has no work authorization on file")
-def no_authorization(ctx: dict[str, Any]) -> None:
-    ctx["profile"] = profile(authorized_in=None)
+def no_authorization(world: World) -> None:
+    world.candidate = profile(authorized_in=None)
 
 
 @given(parsers.parse('the provider cites evidence "{evidence_id}" for every requirement'))
@@ -64,10 +62,10 @@ def rogue_provider(llm: OfflineProvider, evidence_id: str) -> None:
 
 @when(parsers.parse('job "{job_id}" is scored with an empty description'))
 def scored_empty(
-    store: EventStore, llm: OfflineProvider, clock: FixedClock, ctx: dict[str, Any], job_id: str
+    store: EventStore, llm: OfflineProvider, clock: FixedClock, world: World, job_id: str
 ) -> None:
-    ctx["head_before"] = store.head_position()
-    attempt(ctx, lambda: score_job(ScoreJob(job_id, "   ", profile()), store=store, llm=llm, clock=clock))
+    world.head_before = store.head_position()
+    world.attempt(lambda: score_job(ScoreJob(job_id, "   ", profile()), store=store, llm=llm, clock=clock))
 
 
 @then(parsers.parse('requirement "{text}" is "{fit}" citing "{evidence}"'))
@@ -138,7 +136,7 @@ def scored_under_earlier_prompts(
     store: EventStore,
     llm: OfflineProvider,
     clock: FixedClock,
-    ctx: dict[str, Any],
+    world: World,
     monkeypatch: pytest.MonkeyPatch,
     job_id: str,
     version: str,
@@ -146,8 +144,8 @@ def scored_under_earlier_prompts(
     """As the code of that version did: the same use case, with the prompts' version it carried then."""
     with monkeypatch.context() as patch:
         patch.setattr(score_job_module, "SCORE_PROMPT_VERSION", version)
-        is_scored(store, llm, clock, ctx, job_id)
-    assert "error" not in ctx
+        is_scored(store, llm, clock, world, job_id)
+    assert world.error is None
     assert msgspec.convert(_latest(store, job_id).breakdown, ScoreBreakdown).prompt_version == version
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
@@ -15,7 +13,7 @@ from jobctrl.scoring.events import JobScored, ScoreRescoreRequested
 from jobctrl.scoring.use_cases.request_rescores import request_rescores
 from jobctrl.scoring.use_cases.update_scoring_policy import UpdateScoringPolicy, update_scoring_policy
 
-from .conftest import attempt, scored_events
+from .conftest import World, scored_events
 
 pytestmark = pytest.mark.both_databases
 scenarios("scoring/scoring_policy.feature")
@@ -34,10 +32,10 @@ def save_criteria(store: EventStore, clock: FixedClock, criteria: str) -> None:
 
 
 @when(parsers.parse("the scoring policy is saved with a strong band from {minimum:d}"))
-def save_band(store: EventStore, clock: FixedClock, ctx: dict[str, Any], minimum: int) -> None:
-    ctx["head_before"] = store.head_position()
+def save_band(store: EventStore, clock: FixedClock, world: World, minimum: int) -> None:
+    world.head_before = store.head_position()
     command = UpdateScoringPolicy(criteria="", strong_band_min=minimum)
-    attempt(ctx, lambda: update_scoring_policy(command, store=store, clock=clock))
+    world.attempt(lambda: update_scoring_policy(command, store=store, clock=clock))
 
 
 @given("rescores were requested")

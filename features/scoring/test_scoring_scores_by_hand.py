@@ -7,7 +7,6 @@ from __future__ import annotations
 import shlex
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,6 +19,8 @@ from jobctrl.kernel.store import EventStore
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app
 from jobctrl.scoring import JobScore, UpdateScoringPolicy, update_scoring_policy
+
+from .conftest import World
 
 scenarios("scoring/scores_by_hand.feature")
 
@@ -49,54 +50,58 @@ def policy_changed(store: EventStore, clock: FixedClock, criteria: str) -> None:
 
 @given(parsers.parse('the user ran "{line}"'))
 @when(parsers.parse('the user runs "{line}"'))
-def runs(cli_env: None, store: EventStore, ctx: dict[str, Any], line: str) -> None:
+def runs(cli_env: None, store: EventStore, world: World, line: str) -> None:
     args = shlex.split(line)
     assert args[0] == "jobctrl"
-    ctx["head_before"] = store.head_position()
-    ctx["cli"] = CliRunner().invoke(app, args[1:])
+    world.head_before = store.head_position()
+    world.cli = CliRunner().invoke(app, args[1:])
 
 
 @then(parsers.parse('the command succeeds saying "{text}"'))
-def succeeds(ctx: dict[str, Any], text: str) -> None:
-    result = ctx["cli"]
+def succeeds(world: World, text: str) -> None:
+    result = world.cli
+    assert result is not None
     assert result.exit_code == 0, result.output
     assert text in result.stdout
 
 
 @then(parsers.parse('the command said "{text}"'))
-def said(ctx: dict[str, Any], text: str) -> None:
-    assert text in ctx["cli"].stdout
+def said(world: World, text: str) -> None:
+    assert world.cli is not None and text in world.cli.stdout
 
 
 @then(parsers.parse('the command exits 2 naming "{code}" and nothing is written'))
-def exits_2(store: EventStore, ctx: dict[str, Any], code: str) -> None:
-    result = ctx["cli"]
+def exits_2(store: EventStore, world: World, code: str) -> None:
+    result = world.cli
+    assert result is not None
     assert result.exit_code == 2, result.output
     assert code in result.stderr and "nothing was written" in result.stderr
-    assert store.head_position() == ctx["head_before"]
+    assert store.head_position() == world.head_before
 
 
 @when(parsers.parse('the user posts a correction of job "{job_id}" to {value:d} because "{reason}"'))
-def post_correction(api: TestClient, ctx: dict[str, Any], job_id: str, value: int, reason: str) -> None:
+def post_correction(api: TestClient, world: World, job_id: str, value: int, reason: str) -> None:
     body = {"correctedScore": value, "reason": reason}
-    ctx["response"] = api.post(f"/v1/jobs/{job_id}/score/corrections", json=body)
+    world.response = api.post(f"/v1/jobs/{job_id}/score/corrections", json=body)
 
 
 @when(parsers.parse('the user posts a rescore request for "{job_ids}"'))
-def post_rescore(api: TestClient, ctx: dict[str, Any], job_ids: str) -> None:
-    ctx["response"] = api.post("/v1/scores/rescore-requests", json={"jobIds": _ids(job_ids)})
+def post_rescore(api: TestClient, world: World, job_ids: str) -> None:
+    world.response = api.post("/v1/scores/rescore-requests", json={"jobIds": _ids(job_ids)})
 
 
 @then(parsers.parse("the API answers 201 with score version {version:d}"))
-def answered_201(ctx: dict[str, Any], version: int) -> None:
-    response = ctx["response"]
+def answered_201(world: World, version: int) -> None:
+    response = world.response
+    assert response is not None
     assert response.status_code == 201, response.text
     assert response.json()["scoreVersion"] == version
 
 
 @then(parsers.parse('the API answers 200 requesting "{job_ids}"'))
-def answered_200(ctx: dict[str, Any], job_ids: str) -> None:
-    response = ctx["response"]
+def answered_200(world: World, job_ids: str) -> None:
+    response = world.response
+    assert response is not None
     assert response.status_code == 200, response.text
     assert response.json() == {"requested": _ids(job_ids)}
 
