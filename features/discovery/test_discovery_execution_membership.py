@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -30,6 +31,18 @@ scenarios("discovery/execution_membership.feature")
 @pytest.fixture(autouse=True)
 def _on_both_databases(db_kind: str) -> str:
     return db_kind
+
+
+@dataclass
+class World:
+    """What an execution-membership scenario remembers between its steps."""
+
+    closed: bool | None = None  # whether the interrupted close recorded the closing (None: not interrupted)
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
 
 
 def _ref(workflow: str, run: str) -> ExecutionRef:
@@ -85,21 +98,21 @@ def close(store: EventStore, clock: FixedClock, ref: ExecutionRef) -> None:
 
 
 @when(parsers.parse('the execution is interrupted because "{why}"'))
-def interrupt(store: EventStore, clock: FixedClock, ref: ExecutionRef, ctx: dict[str, Any], why: str) -> None:
-    ctx["closed"] = close_interrupted_membership(store, ref, why=why, clock=clock)
+def interrupt(store: EventStore, clock: FixedClock, ref: ExecutionRef, world: World, why: str) -> None:
+    world.closed = close_interrupted_membership(store, ref, why=why, clock=clock)
     before = store.head_position()
     assert not close_interrupted_membership(store, ref, why=why, clock=clock)  # a second close: nothing
     assert store.head_position() == before
 
 
 @then("the interruption closed the membership")
-def interruption_closed(ctx: dict[str, Any]) -> None:
-    assert ctx["closed"] is True
+def interruption_closed(world: World) -> None:
+    assert world.closed is True
 
 
 @then("the interruption recorded nothing")
-def interruption_recorded_nothing(ctx: dict[str, Any]) -> None:
-    assert ctx["closed"] is False
+def interruption_recorded_nothing(world: World) -> None:
+    assert world.closed is False
 
 
 @then(

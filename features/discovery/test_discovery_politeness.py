@@ -6,6 +6,7 @@ import asyncio
 import itertools
 import socket
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -22,6 +23,7 @@ from jobctrl.politeness import (
     CrawlPolicy,
     PolitenessGateway,
     RequestBudget,
+    RobotsVerdict,
     UserAgent,
 )
 from jobctrl.politeness.user_agent import package_version
@@ -29,6 +31,24 @@ from jobctrl.politeness.user_agent import package_version
 scenarios("discovery/politeness.feature")
 
 LOCAL = ENRICHMENT_POLICY.for_local_servers().replace(min_interval_s=0.0)
+
+
+@dataclass
+class World:
+    """What a politeness scenario remembers between its steps."""
+
+    base: str = ""  # where the career site is reached, when not the local site (refused, unknown, private)
+    verdict: RobotsVerdict | None = None  # the last robots verdict asked for
+    results: list[JobCtrlError | httpx.Response] = field(default_factory=list)  # a request run's outcomes
+
+    def robots_verdict(self) -> RobotsVerdict:
+        assert self.verdict is not None, "no robots verdict was asked for"
+        return self.verdict
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
 
 
 @pytest.fixture
@@ -47,14 +67,14 @@ def refusing_port() -> Iterator[int]:
         yield int(s.getsockname()[1])
 
 
-def _url(ctx: dict[str, Any], site: LocalHttpServer, path: str) -> str:
-    return path if path.startswith("http") else ctx.get("base", site.base_url) + path
+def _url(world: World, site: LocalHttpServer, path: str) -> str:
+    return path if path.startswith("http") else (world.base or site.base_url) + path
 
 
 @given(parsers.parse("a career site whose robots.txt answers {answer}"))
 def robots_answers(
     site: LocalHttpServer,
-    ctx: dict[str, Any],
+    world: World,
     answer: str,
     gateway: PolitenessGateway,
     request: pytest.FixtureRequest,
@@ -67,11 +87,11 @@ def robots_answers(
         gateway.robots_timeout_s = 0.3
         site.set_route("/robots.txt", Route(200, b"User-agent: *\nAllow: /\n", "text/plain", delay_s=60.0))
     elif answer == "connection refused":
-        ctx["base"] = f"http://127.0.0.1:{request.getfixturevalue('refusing_port')}"
+        world.base = f"http://127.0.0.1:{request.getfixturevalue('refusing_port')}"
     elif answer == "an unknown host":
-        ctx["base"] = "http://jobs.nonexistent.invalid"
+        world.base = "http://jobs.nonexistent.invalid"
     elif answer == "from 10.1.2.3":
-        ctx["base"] = "http://10.1.2.3"
+        world.base = "http://10.1.2.3"
     else:  # pragma: no cover - a typo in the feature file
         raise AssertionError(answer)
 
@@ -105,10 +125,8 @@ def huge(site: LocalHttpServer, path: str, size: int) -> None:
 
 
 @when(parsers.parse('the enrichment policy asks whether "{path}" may be fetched'))
-def ask(
-    runner: Any, gateway: PolitenessGateway, site: LocalHttpServer, ctx: dict[str, Any], path: str
-) -> None:
-    ctx["verdict"] = runner.run(gateway.robots_verdict(_url(ctx, site, path), LOCAL))
+def ask(runner: Any, gateway: PolitenessGateway, site: LocalHttpServer, world: World, path: str) -> None:
+    world.verdict = runner.run(gateway.robots_verdict(_url(world, site, path), LOCAL))
 
 
 @when(parsers.parse('the enrichment policy asks whether "{path}" may be fetched at minutes {minutes}'))
@@ -137,14 +155,14 @@ def ats_requests(
     runner: Any,
     gateway: PolitenessGateway,
     site: LocalHttpServer,
-    ctx: dict[str, Any],
+    world: World,
     count: int,
     path: str,
     limit: int,
 ) -> None:
     budget = RequestBudget(limit)
     policy = ATS_POLICY.for_local_servers()
-    ctx["results"] = [
+    world.results = [
         _attempt(runner, gateway.get(site.base_url + path, policy, budget)) for _ in range(count)
     ]
 
@@ -183,8 +201,8 @@ def fetch_with_agent(runner: Any, site: LocalHttpServer, clock: FixedClock, path
 
 
 @then(parsers.parse("the robots verdict says {verdict}"))
-def verdict_is(ctx: dict[str, Any], verdict: str) -> None:
-    v = ctx["verdict"]
+def verdict_is(world: World, verdict: str) -> None:
+    v = world.robots_verdict()
     expected = {
         "allowed": (True, False),
         "disallowed": (False, False),
@@ -194,8 +212,9 @@ def verdict_is(ctx: dict[str, Any], verdict: str) -> None:
 
 
 @then(parsers.parse("the robots verdict is cached for {minutes:d} minutes"))
-def cached_for(ctx: dict[str, Any], clock: FixedClock, minutes: int) -> None:
-    assert ctx["verdict"].expires_at - clock.now() == timedelta(minutes=minutes)
+def cached_for(world: World, clock: FixedClock, minutes: int) -> None:
+    expires_at = world.robots_verdict().expires_at
+    assert expires_at is not None and expires_at - clock.now() == timedelta(minutes=minutes)
 
 
 @then(parsers.parse("robots.txt was fetched {count:d} times"))
@@ -206,10 +225,10 @@ def robots_fetches(site: LocalHttpServer, count: int) -> None:
 @then(parsers.parse('fetching "{path}" under the enrichment policy fails with "{code}"'))
 @then(parsers.parse('fetching "{path}" fails with "{code}"'))
 def fetch_fails(
-    runner: Any, gateway: PolitenessGateway, site: LocalHttpServer, ctx: dict[str, Any], path: str, code: str
+    runner: Any, gateway: PolitenessGateway, site: LocalHttpServer, world: World, path: str, code: str
 ) -> None:
     before = len(site.requests)
-    result = _attempt(runner, gateway.get(_url(ctx, site, path), LOCAL, RequestBudget(20)))
+    result = _attempt(runner, gateway.get(_url(world, site, path), LOCAL, RequestBudget(20)))
     assert isinstance(result, JobCtrlError) and result.code == code, result
     if code in ("robots_disallowed", "unsafe_destination") and not path.startswith("/to-"):
         # refused before anything was sent to the page itself
@@ -245,8 +264,8 @@ def reached(site: LocalHttpServer, count: int) -> None:
 
 
 @then(parsers.parse('the third request failed with "{code}"'))
-def third_failed(ctx: dict[str, Any], code: str) -> None:
-    third = ctx["results"][2]
+def third_failed(world: World, code: str) -> None:
+    third = world.results[2]
     assert isinstance(third, JobCtrlError) and third.code == code
 
 
