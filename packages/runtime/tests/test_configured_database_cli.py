@@ -9,11 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import text
 from typer.testing import CliRunner
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
+from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app
 
 pytestmark = pytest.mark.both_databases
@@ -86,6 +88,14 @@ def test_import_rebuild_status_and_dump_use_the_configured_database(
     digest = cli.invoke(app, ["digest"])  # the applications commands open the same database
     assert digest.exit_code == 0, digest.output
     assert not list(home.glob("jobctrl.db*"))  # the $JOBCTRL_HOME default was never opened
+
+
+def test_the_api_serves_the_configured_database(home: Path, events_file: Path, db_url: str) -> None:
+    assert CliRunner().invoke(app, ["events", "import", str(events_file)]).exit_code == 0
+    with TestClient(create_app(ApiConfig())) as client:  # `jobctrl serve` leaves the URL to the opener
+        assert client.get("/v1/health").status_code == 200
+    assert _count(db_url, "SELECT COUNT(*) FROM worker_runtime_heartbeats") == 0  # its tables are there
+    assert not list(home.glob("jobctrl.db*"))
 
 
 def test_the_environment_overrides_the_file(
