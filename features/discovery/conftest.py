@@ -52,11 +52,6 @@ def site() -> Iterator[LocalHttpServer]:
 
 
 @pytest.fixture
-def ctx() -> dict[str, Any]:
-    return {}
-
-
-@pytest.fixture
 def store(database: Database) -> EventStore:
     s = EventStore(database, registry())
     s.create_schema()

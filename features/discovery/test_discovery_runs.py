@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.discovery.adapters.base import ObservedPosting
@@ -45,6 +47,20 @@ FORMATS: dict[str, AtsKind] = {
     "Ashby": "ashby",
     "Careers": "other",
 }
+
+
+@dataclass
+class World:
+    """What a discovery-run scenario remembers between its steps."""
+
+    head: int | None = None  # the log's head after the first crawl (None: nothing crawled yet)
+    postings: list[ObservedPosting] = field(default_factory=list)  # what a filtered crawl found
+    interrupts: list[bool] = field(default_factory=list)  # whether each interruption recorded the end
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
 
 
 def _events(store: EventStore, cls: type[DomainEvent]) -> list[Any]:
@@ -95,11 +111,9 @@ def _run(
 
 
 @given("a discovery run crawled every sample source")
-def crawled(
-    runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, ctx: dict[str, Any]
-) -> None:
+def crawled(runner: Any, store: EventStore, board: SampleJobBoard, clock: FixedClock, world: World) -> None:
     _run(runner, store, board, clock, "run-1")
-    ctx["head"] = store.head_position()
+    world.head = store.head_position()
 
 
 @when("a discovery run crawls every sample source")
@@ -151,7 +165,7 @@ def crawl_filtered(
     runner: Any,
     board: SampleJobBoard,
     clock: FixedClock,
-    ctx: dict[str, Any],
+    world: World,
     name: str,
     title: str,
     location: str,
@@ -163,7 +177,7 @@ def crawl_filtered(
         async with PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock) as gw:
             return await fetch_lever(gw, config, quick_local_policy(ATS_POLICY), RequestBudget(5))
 
-    ctx["postings"] = runner.run(go())
+    world.postings = runner.run(go())
 
 
 def _last_completed(store: EventStore) -> DiscoveryRunCompleted:
@@ -222,8 +236,8 @@ def robots_respected(board: SampleJobBoard) -> None:
 
 
 @then("the log holds no new events")
-def no_new_events(store: EventStore, ctx: dict[str, Any]) -> None:
-    assert store.head_position() == ctx["head"]
+def no_new_events(store: EventStore, world: World) -> None:
+    assert world.head is not None and store.head_position() == world.head
 
 
 @then(
@@ -259,8 +273,8 @@ def no_jobs(store: EventStore) -> None:
 
 
 @then(parsers.parse('every posting found has "{title}" in its title and "{location}" in its location'))
-def filtered(ctx: dict[str, Any], title: str, location: str) -> None:
-    postings: list[ObservedPosting] = ctx["postings"]
+def filtered(world: World, title: str, location: str) -> None:
+    postings = world.postings
     assert postings
     assert all(title in p.title and location in p.location for p in postings)
 
@@ -275,9 +289,9 @@ def started(store: EventStore, clock: FixedClock, families: int) -> None:
 
 @when(parsers.parse('the run is interrupted because its workflow was "{reason}"'))
 @when(parsers.parse('the run is interrupted again because its workflow was "{reason}"'))
-def interrupted(store: EventStore, clock: FixedClock, ctx: dict[str, Any], reason: str) -> None:
+def interrupted(store: EventStore, clock: FixedClock, world: World, reason: str) -> None:
     retryable = reason != "canceled"
-    ctx.setdefault("interrupts", []).append(
+    world.interrupts.append(
         interrupt_discovery_run(store, run_id="run-d", reason=reason, retryable=retryable, clock=clock)
     )
 
@@ -293,10 +307,10 @@ def late_progress(store: EventStore, clock: FixedClock, done: int, total: int) -
 
 
 @then("the run has exactly one terminal fact")
-def one_terminal(store: EventStore, ctx: dict[str, Any]) -> None:
+def one_terminal(store: EventStore, world: World) -> None:
     ended = _events(store, DiscoveryRunFailed) + _events(store, DiscoveryRunCompleted)
     assert [e.run_id for e in ended] == ["run-d"]
-    assert ctx["interrupts"] == [True, False]
+    assert world.interrupts == [True, False]
 
 
 @then(parsers.parse('the run failed with the error class "{code}", no failed source, retryable'))
