@@ -108,12 +108,22 @@ def clock() -> FixedClock:
     return FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
 
 
+@dataclass
+class World:
+    """What an enrichment scenario has seen: each job's enrichment outcome, the last refusal, and
+    whether each active-state report changed the state."""
+
+    outcomes: dict[str, EnrichmentOutcome] = field(default_factory=dict)
+    error: JobCtrlError | None = None
+    changes: list[bool] = field(default_factory=list)
+
+
 @pytest.fixture
-def ctx() -> dict[str, Any]:
-    return {"outcomes": {}}
+def world() -> World:
+    return World()
 
 
-def run_enrich(store: EventStore, clock: FixedClock, site: Site, ctx: dict[str, Any], job_id: str, path: str,
+def run_enrich(store: EventStore, clock: FixedClock, site: Site, world: World, job_id: str, path: str,
                source: str = "acme-careers", source_description: str | None = None) -> None:  # fmt: skip
     async def go() -> EnrichmentOutcome:
         async with httpx.AsyncClient(timeout=2.0) as client:
@@ -121,9 +131,9 @@ def run_enrich(store: EventStore, clock: FixedClock, site: Site, ctx: dict[str, 
             return await enrich_job(command, store=store, fetcher=HttpxPageFetcher(client), clock=clock)
 
     try:
-        ctx["outcomes"][job_id] = ctx["outcome"] = asyncio.run(go())
+        world.outcomes[job_id] = asyncio.run(go())
     except JobCtrlError as exc:
-        ctx["error"] = exc
+        world.error = exc
 
 
 def enrichment_of(store: EventStore, job_id: str) -> PostingEnrichment:
@@ -158,22 +168,22 @@ def page_sparse(site: Site, path: str) -> None:
 @given(parsers.parse('job "{job_id}" was enriched from "{path}" for source "{source}"'))
 @when(parsers.parse('job "{job_id}" is enriched from "{path}"'))
 @when(parsers.parse('job "{job_id}" is enriched from "{path}" for source "{source}"'))
-def enriched(store: EventStore, clock: FixedClock, site: Site, ctx: dict[str, Any], job_id: str, path: str,
+def enriched(store: EventStore, clock: FixedClock, site: Site, world: World, job_id: str, path: str,
              source: str = "acme-careers") -> None:  # fmt: skip
-    run_enrich(store, clock, site, ctx, job_id, path, source)
+    run_enrich(store, clock, site, world, job_id, path, source)
 
 
 @then(parsers.parse('the outcome of "{job_id}" is "{status}" blocked by "{blockers}"'))
-def outcome_blocked(ctx: dict[str, Any], job_id: str, status: str, blockers: str) -> None:
-    outcome = ctx["outcomes"][job_id]
+def outcome_blocked(world: World, job_id: str, status: str, blockers: str) -> None:
+    outcome = world.outcomes[job_id]
     assert outcome.status.value == status
     assert outcome.blocked_by_codes == blockers.split(",")
     assert not outcome.tailor_may_proceed
 
 
 @then(parsers.parse('the outcome of "{job_id}" is "{status}" with nothing blocking Tailor'))
-def outcome_clear(ctx: dict[str, Any], job_id: str, status: str) -> None:
-    outcome = ctx["outcomes"][job_id]
+def outcome_clear(world: World, job_id: str, status: str) -> None:
+    outcome = world.outcomes[job_id]
     assert outcome.status.value == status and outcome.blocked_by == ()
     assert outcome.tailor_may_proceed
 
@@ -184,8 +194,8 @@ def never_asked(site: Site, path: str) -> None:
 
 
 @then(parsers.parse('the outcome of "{job_id}" is "{status}" with failure "{failure}"'))
-def outcome_failed(ctx: dict[str, Any], job_id: str, status: str, failure: str) -> None:
-    outcome = ctx["outcomes"][job_id]
+def outcome_failed(world: World, job_id: str, status: str, failure: str) -> None:
+    outcome = world.outcomes[job_id]
     assert outcome.status.value == status and outcome.failure is not None and outcome.failure.value == failure
     assert not outcome.tailor_may_proceed
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import httpx
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -15,7 +14,7 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
 
-from .conftest import DUTIES, Site, enrichment_of, events_of, json_ld_page, run_enrich
+from .conftest import DUTIES, Site, World, enrichment_of, events_of, json_ld_page, run_enrich
 
 scenarios("enrichment/enriching_a_job.feature", "enrichment/snapshots.feature")
 
@@ -41,9 +40,9 @@ def page_gains(site: Site, path: str) -> None:
 
 
 @when(parsers.parse('job "{job_id}" is enriched from its source payload'))
-def from_payload(store: EventStore, clock: FixedClock, site: Site, ctx: dict[str, Any], job_id: str) -> None:
+def from_payload(store: EventStore, clock: FixedClock, site: Site, world: World, job_id: str) -> None:
     payload = "<ul>" + "".join(f"<li>{d}</li>" for d in DUTIES) + "</ul>"
-    run_enrich(store, clock, site, ctx, job_id, "/jobs/5", "greenhouse:acme", payload)
+    run_enrich(store, clock, site, world, job_id, "/jobs/5", "greenhouse:acme", payload)
 
 
 @then(parsers.parse('job "{job_id}" has snapshot version {version:d} from tier "{tier}"'))
@@ -60,15 +59,15 @@ def description_contains(store: EventStore, job_id: str, text: str) -> None:
 
 
 @then(parsers.parse('the application target of "{job_id}" is "{target}" at "{url}"'))
-def application_target(store: EventStore, ctx: dict[str, Any], job_id: str, target: str, url: str) -> None:
-    assert ctx["outcomes"][job_id].application_target.value == target
+def application_target(store: EventStore, world: World, job_id: str, target: str, url: str) -> None:
+    assert world.outcomes[job_id].application_target.value == target
     [enriched] = [e for e in events_of(store, job_id) if isinstance(e, JobEnriched)]
     assert enriched.application_url == url
 
 
 @then(parsers.parse('the error is retryable "{code}"'))
-def retryable_error(ctx: dict[str, Any], code: str) -> None:
-    assert ctx["error"].code == code and ctx["error"].retryable
+def retryable_error(world: World, code: str) -> None:
+    assert world.error is not None and world.error.code == code and world.error.retryable
 
 
 @then(parsers.parse('job "{job_id}" recorded enrichment failures with attempts "{attempts}"'))
@@ -91,12 +90,12 @@ def different_refs(store: EventStore, job_id: str) -> None:
 
 
 @then(parsers.parse('the application target of "{job_id}" is "{target}" with no URL'))
-def application_target_missing(store: EventStore, ctx: dict[str, Any], job_id: str, target: str) -> None:
-    application_target(store, ctx, job_id, target, "")
+def application_target_missing(store: EventStore, world: World, job_id: str, target: str) -> None:
+    application_target(store, world, job_id, target, "")
 
 
 @when(parsers.parse('job "{job_id}" is enriched from posting URL "{url}"'))
-def enrich_raw_url(store: EventStore, clock: FixedClock, ctx: dict[str, Any], job_id: str, url: str) -> None:
+def enrich_raw_url(store: EventStore, clock: FixedClock, world: World, job_id: str, url: str) -> None:
     async def go() -> None:
         async with httpx.AsyncClient() as client:
             await enrich_job(
@@ -106,10 +105,10 @@ def enrich_raw_url(store: EventStore, clock: FixedClock, ctx: dict[str, Any], jo
     try:
         asyncio.run(go())
     except JobCtrlError as exc:
-        ctx["error"] = exc
+        world.error = exc
 
 
 @then(parsers.parse('the request is refused with "{code}" and nothing is written'))
-def refused(store: EventStore, ctx: dict[str, Any], code: str) -> None:
-    assert ctx["error"].code == code and not ctx["error"].retryable
+def refused(store: EventStore, world: World, code: str) -> None:
+    assert world.error is not None and world.error.code == code and not world.error.retryable
     assert store.head_position() == 0

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
@@ -14,7 +12,7 @@ from jobctrl.enrichment.use_cases.select_blocked_rows import select_blocked_rows
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
 
-from .conftest import Site, events_of, json_ld_page
+from .conftest import Site, World, events_of, json_ld_page
 
 pytestmark = pytest.mark.both_databases
 scenarios("enrichment/robots.feature", "enrichment/active_state.feature")
@@ -48,9 +46,9 @@ def exactly(selected: list[str], job_id: str) -> None:
 
 @when(parsers.parse('job "{job_id}" is reported "{state}" by "{method}"'))
 def reported(
-    store: EventStore, clock: FixedClock, ctx: dict[str, Any], job_id: str, state: str, method: str
+    store: EventStore, clock: FixedClock, world: World, job_id: str, state: str, method: str
 ) -> None:
-    ctx.setdefault("changes", []).append(
+    world.changes.append(
         change_active_state(ChangeActiveState(job_id, state, method), store=store, clock=clock)  # type: ignore[arg-type]
     )
 
@@ -62,7 +60,7 @@ def changed(store: EventStore, job_id: str, old: str, new: str) -> None:
 
 
 @then(parsers.parse('job "{job_id}" went through active states "{states}"'))
-def went_through(store: EventStore, ctx: dict[str, Any], job_id: str, states: str) -> None:
+def went_through(store: EventStore, world: World, job_id: str, states: str) -> None:
     changes = [e.active_state for e in events_of(store, job_id) if isinstance(e, JobActiveStateChanged)]
     assert changes == states.split(",")
-    assert ctx["changes"] == [True, False]
+    assert world.changes == [True, False]
