@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -9,7 +11,12 @@ import pytest
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
+from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration.adapters.spend_ledger import SpendStatus
+from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
+from jobctrl.orchestration.domain.profile.aggregate import Dispatch, SaveOutcome
+from jobctrl.orchestration.domain.stages.aggregate import ReconciledRow
 
 
 @pytest.fixture
@@ -24,15 +31,36 @@ def store(database: Database) -> EventStore:
     return store
 
 
+@dataclass
+class World:
+    """What a scenario's steps hand on to its later steps (one field per fact a Then reads)."""
+
+    head_before: int = 0  # the log's head before the When acted
+    error: JobCtrlError | None = None  # the typed refusal the When caught
+    reconciled: list[ReconciledRow] = field(default_factory=list)
+    spend: SpendStatus | None = None  # the spend preflight's answer
+    job: str = ""
+    workflow_id: str = ""
+    run_id: str = ""
+    tracker: StageTrackerService | None = None
+    began: bool | None = None  # the tracker's answer to a begin
+    saved: SaveOutcome | None = None  # the profile save's outcome
+    plan: list[Dispatch] = field(default_factory=list)  # the outbox drain's dispatches
+    closed: list[bool] = field(default_factory=list)  # each close_continuation's answer
+
+    def stage_tracker(self) -> StageTrackerService:
+        assert self.tracker is not None, "no tracker: the scenario names no job and workflow"
+        return self.tracker
+
+
 @pytest.fixture
-def ctx() -> dict[str, Any]:
-    return {}
+def world() -> World:
+    return World()
 
 
 # -- stage steps shared by stage_rules.feature and stage_ownership.feature ----------------------
 from pytest_bdd import given, parsers, then, when  # noqa: E402
 
-from jobctrl.kernel.errors import JobCtrlError  # noqa: E402
 from jobctrl.orchestration.domain.stages.aggregate import ReconcileOutcome  # noqa: E402
 from jobctrl.orchestration.domain.stages.states import Blocked, Running, StageOwner, kind_of  # noqa: E402
 from jobctrl.orchestration.domain.stages.transitions import TransitionRejected  # noqa: E402
@@ -52,12 +80,12 @@ def stages(store: EventStore, clock: FixedClock) -> StageService:
     return StageService(store, clock=clock)
 
 
-def _attempt(ctx: dict[str, Any], store: EventStore, action: Any) -> None:
-    ctx["head_before"] = store.head_position()
+def _attempt(world: World, store: EventStore, action: Callable[[], object]) -> None:
+    world.head_before = store.head_position()
     try:
-        ctx["result"] = action()
+        action()
     except JobCtrlError as exc:
-        ctx["error"] = exc
+        world.error = exc
 
 
 def _start_and(stages: StageService, job: str, stage: Stage, outcome: str) -> None:
@@ -99,22 +127,20 @@ def is_running(stages: StageService, job: str, stage: Stage) -> None:
 
 @when(parsers.parse('the {stage} stage of "{job}" is started and {outcome}'))
 def started_and(
-    stages: StageService, store: EventStore, ctx: dict[str, Any], job: str, stage: Stage, outcome: str
+    stages: StageService, store: EventStore, world: World, job: str, stage: Stage, outcome: str
 ) -> None:
-    ctx["head_before"] = store.head_position()
+    world.head_before = store.head_position()
     _start_and(stages, job, stage, outcome)
 
 
 @when(parsers.parse('the {stage} stage of "{job}" is started'))
-def started(stages: StageService, store: EventStore, ctx: dict[str, Any], job: str, stage: Stage) -> None:
-    _attempt(ctx, store, lambda: stages.run(job, lambda s: s.start(stage, at=AT, owner=_owner_for(stage))))
+def started(stages: StageService, store: EventStore, world: World, job: str, stage: Stage) -> None:
+    _attempt(world, store, lambda: stages.run(job, lambda s: s.start(stage, at=AT, owner=_owner_for(stage))))
 
 
 @when(parsers.parse('the {stage} stage of "{job}" is started without an owner'))
-def started_no_owner(
-    stages: StageService, store: EventStore, ctx: dict[str, Any], job: str, stage: Stage
-) -> None:
-    _attempt(ctx, store, lambda: stages.run(job, lambda s: s.start(stage, at=AT)))
+def started_no_owner(stages: StageService, store: EventStore, world: World, job: str, stage: Stage) -> None:
+    _attempt(world, store, lambda: stages.run(job, lambda s: s.start(stage, at=AT)))
 
 
 @when(parsers.parse('the {stage} stage of "{job}" is reset'))
@@ -149,28 +175,28 @@ def last_events(store: EventStore, job: str, names: str) -> None:
 
 
 @then("the failure and both blocks were appended in one transaction")
-def one_transaction(store: EventStore, ctx: dict[str, Any]) -> None:
-    rows = store.read_all(after=ctx["head_before"])
+def one_transaction(store: EventStore, world: World) -> None:
+    rows = store.read_all(after=world.head_before)
     assert [r.event_type for r in rows] == ["StageStarted", "StageFailed", "StageBlocked", "StageBlocked"]
     # one save = one append request: consecutive versions of one stream written together
     assert [r.stream_version for r in rows] == list(range(rows[0].stream_version, rows[0].stream_version + 4))
 
 
 @then(parsers.parse('the write is rejected as TransitionRejected from {kind} by "{trigger}"'))
-def write_rejected(ctx: dict[str, Any], kind: str, trigger: str) -> None:
-    error = ctx.get("error")
+def write_rejected(world: World, kind: str, trigger: str) -> None:
+    error = world.error
     assert isinstance(error, TransitionRejected)
     assert kind_of(error.state) == kind and error.trigger.value == trigger
 
 
 @then(parsers.parse("the write is refused as {name}"))
-def refused_as(ctx: dict[str, Any], name: str) -> None:
-    assert type(ctx.get("error")).__name__ == name
+def refused_as(world: World, name: str) -> None:
+    assert type(world.error).__name__ == name
 
 
 @then(parsers.parse('no event was appended for "{job}"'))
-def nothing_appended(store: EventStore, ctx: dict[str, Any], job: str) -> None:
-    assert store.head_position() == ctx["head_before"]
+def nothing_appended(store: EventStore, world: World, job: str) -> None:
+    assert store.head_position() == world.head_before
 
 
 # -- ownership ----------------------------------------------------------------------------------
@@ -198,7 +224,7 @@ def started_by(stages: StageService, job: str, stage: Stage, wf: str, run: str, 
 
 
 @given(parsers.parse('attempt {a:d} of "{wf}" run "{run}" reconciled its rows with nothing committed'))
-def reconciled_nothing(stages: StageService, ctx: dict[str, Any], a: int, wf: str, run: str) -> None:
+def reconciled_nothing(stages: StageService, world: World, a: int, wf: str, run: str) -> None:
     owner = _owner(wf, run, a)
     stages.run("j1", lambda s: s.reconcile_owned_rows(owner, {}, at=AT), owner=owner)
 
@@ -208,9 +234,9 @@ def reconciled_nothing(stages: StageService, ctx: dict[str, Any], a: int, wf: st
         'attempt {a:d} of "{wf}" run "{run}" reconciles its rows and score version {v:d} is committed'
     )
 )
-def reconciles(stages: StageService, ctx: dict[str, Any], a: int, wf: str, run: str, v: int) -> None:
+def reconciles(stages: StageService, world: World, a: int, wf: str, run: str, v: int) -> None:
     owner = _owner(wf, run, a)
-    ctx["reconciled"] = stages.run(
+    world.reconciled = stages.run(
         "j1", lambda s: s.reconcile_owned_rows(owner, {"score": v}, at=AT), owner=owner
     )
 
@@ -219,7 +245,7 @@ def reconciles(stages: StageService, ctx: dict[str, Any], a: int, wf: str, run: 
 def late_complete(
     stages: StageService,
     store: EventStore,
-    ctx: dict[str, Any],
+    world: World,
     a: int,
     wf: str,
     run: str,
@@ -228,7 +254,7 @@ def late_complete(
 ) -> None:
     owner = _owner(wf, run, a)
     _attempt(
-        ctx,
+        world,
         store,
         lambda: stages.run(job, lambda s: s.complete(stage, at=AT, duration_ms=1, owner=owner), owner=owner),
     )
@@ -247,10 +273,10 @@ def written_by(store: EventStore, job: str, wf: str, run: str, a: int) -> None:
 
 
 @then(parsers.parse("the score row was accepted"))
-def accepted(ctx: dict[str, Any]) -> None:
-    assert [(r.stage, r.outcome) for r in ctx["reconciled"]] == [("score", ReconcileOutcome.ACCEPTED)]
+def accepted(world: World) -> None:
+    assert [(r.stage, r.outcome) for r in world.reconciled] == [("score", ReconcileOutcome.ACCEPTED)]
 
 
 @then(parsers.parse("the score row became retryable"))
-def retryable(ctx: dict[str, Any]) -> None:
-    assert [(r.stage, r.outcome) for r in ctx["reconciled"]] == [("score", ReconcileOutcome.RETRYABLE)]
+def retryable(world: World) -> None:
+    assert [(r.stage, r.outcome) for r in world.reconciled] == [("score", ReconcileOutcome.RETRYABLE)]

@@ -18,6 +18,8 @@ from jobctrl.orchestration.domain.profile.aggregate import (
 from jobctrl.orchestration.events import ProfileContinuationQueued, ProfileUpdated
 from jobctrl.orchestration.use_cases.profile_service import ProfileService
 
+from .conftest import World
+
 pytestmark = pytest.mark.both_databases
 scenarios("orchestration/profile_outbox.feature")
 STREAM = "profile-local"
@@ -47,38 +49,38 @@ def saved(profiles: ProfileService, skills: str, style: str) -> None:
 
 
 @when(parsers.parse('the profile is saved with skills "{skills}" and style "{style}"'))
-def save(profiles: ProfileService, store: EventStore, ctx: dict[str, Any], skills: str, style: str) -> None:
-    ctx["head_before"] = store.head_position()
-    ctx["outcome"] = profiles.save_profile(_content(skills, style))
+def save(profiles: ProfileService, store: EventStore, world: World, skills: str, style: str) -> None:
+    world.head_before = store.head_position()
+    world.saved = profiles.save_profile(_content(skills, style))
 
 
 @given("the outbox was drained")
 @when("the outbox is drained")
-def drain(profiles: ProfileService, store: EventStore, ctx: dict[str, Any]) -> None:
-    ctx["head_before"] = store.head_position()
-    ctx["plan"] = profiles.drain_outbox(lambda workflow_id: False)
+def drain(profiles: ProfileService, store: EventStore, world: World) -> None:
+    world.head_before = store.head_position()
+    world.plan = profiles.drain_outbox(lambda workflow_id: False)
 
 
 @when("the outbox is drained while earlier continuations are still running")
-def drain_running(profiles: ProfileService, ctx: dict[str, Any]) -> None:
-    ctx["plan"] = profiles.drain_outbox(lambda workflow_id: False)
+def drain_running(profiles: ProfileService, world: World) -> None:
+    world.plan = profiles.drain_outbox(lambda workflow_id: False)
 
 
 @then(parsers.parse('the save is "{outcome}" at profile version {version:d}'))
-def outcome_is(profiles: ProfileService, ctx: dict[str, Any], outcome: str, version: int) -> None:
-    assert ctx["outcome"] == outcome and profiles.load().profile_version == version
+def outcome_is(profiles: ProfileService, world: World, outcome: str, version: int) -> None:
+    assert world.saved == outcome and profiles.load().profile_version == version
 
 
 @then(parsers.parse("the save appended {names} together"))
-def appended_together(store: EventStore, ctx: dict[str, Any], names: str) -> None:
-    rows = store.read_all(after=ctx["head_before"])
+def appended_together(store: EventStore, world: World, names: str) -> None:
+    rows = store.read_all(after=world.head_before)
     assert [r.event_type for r in rows] == [n.strip() for n in names.split(",")]
     assert len({r.occurred_at for r in rows}) == 1 and {r.stream_id for r in rows} == {STREAM}
 
 
 @then("the save appended nothing")
-def appended_nothing(store: EventStore, ctx: dict[str, Any]) -> None:
-    assert store.head_position() == ctx["head_before"]
+def appended_nothing(store: EventStore, world: World) -> None:
+    assert store.head_position() == world.head_before
 
 
 @then(parsers.parse('ProfileUpdated lists changed sections "{sections}"'))
@@ -124,9 +126,9 @@ def _intent_for(profiles: ProfileService, version: int) -> Any:
 
 
 @then(parsers.parse("the drain starts the intent of profile version {version:d}"))
-def starts(profiles: ProfileService, ctx: dict[str, Any], version: int) -> None:
+def starts(profiles: ProfileService, world: World, version: int) -> None:
     intent = _intent_for(profiles, version)
-    assert [(d.kind, d.workflow_id) for d in ctx["plan"]] == [(DispatchKind.START, intent.workflow_id)]
+    assert [(d.kind, d.workflow_id) for d in world.plan] == [(DispatchKind.START, intent.workflow_id)]
 
 
 @then(parsers.parse("the intent of profile version {version:d} was coalesced into it"))
@@ -135,8 +137,8 @@ def coalesced(profiles: ProfileService, version: int) -> None:
 
 
 @then("the dispatch intent was committed before the drain returned")
-def dispatch_committed(store: EventStore, ctx: dict[str, Any]) -> None:
-    types = [r.event_type for r in store.read_all(after=ctx["head_before"])]
+def dispatch_committed(store: EventStore, world: World) -> None:
+    types = [r.event_type for r in store.read_all(after=world.head_before)]
     assert types == ["ProfileContinuationCoalesced", "ProfileContinuationDispatchIntended"]
 
 
@@ -146,12 +148,12 @@ def dispatch_committed(store: EventStore, ctx: dict[str, Any]) -> None:
         "and starts the intent of profile version {new:d}"
     )
 )
-def attaches(profiles: ProfileService, ctx: dict[str, Any], old: int, new: int) -> None:
+def attaches(profiles: ProfileService, world: World, old: int, new: int) -> None:
     expected = [
         (DispatchKind.ATTACH, _intent_for(profiles, old).workflow_id),
         (DispatchKind.START, _intent_for(profiles, new).workflow_id),
     ]
-    assert [(d.kind, d.workflow_id) for d in ctx["plan"]] == expected
+    assert [(d.kind, d.workflow_id) for d in world.plan] == expected
 
 
 @then("no intent was coalesced")
@@ -166,9 +168,9 @@ def closed_as(profiles: ProfileService, version: int, outcome: str) -> None:
 
 
 @when("the outbox is drained while Temporal no longer knows any continuation")
-def drain_purged(profiles: ProfileService, ctx: dict[str, Any]) -> None:
+def drain_purged(profiles: ProfileService, world: World) -> None:
     # "closed" answers for what Temporal says; after retention's purge it knows nothing (never closed)
-    ctx["plan"] = profiles.drain_outbox(lambda workflow_id: False)
+    world.plan = profiles.drain_outbox(lambda workflow_id: False)
 
 
 @then(parsers.parse("the intent of profile version {version:d} is closed"))
@@ -181,11 +183,9 @@ def is_closed(profiles: ProfileService, version: int) -> None:
         'the continuation of profile version {version:d} closes as "{first}" and then as "{second}"'
     )
 )
-def closes_twice(
-    profiles: ProfileService, ctx: dict[str, Any], version: int, first: str, second: str
-) -> None:
+def closes_twice(profiles: ProfileService, world: World, version: int, first: str, second: str) -> None:
     workflow_id = _intent_for(profiles, version).workflow_id
-    ctx["closed"] = [
+    world.closed = [
         profiles.close_continuation(workflow_id, first, recorded_by="workflow"),  # type: ignore[arg-type]
         profiles.close_continuation(workflow_id, second, recorded_by="outbox_drain"),  # type: ignore[arg-type]
     ]
@@ -196,10 +196,8 @@ def closes_twice(
         'the log holds one ProfileContinuationClosed for profile version {version:d} with outcome "{outcome}"'
     )
 )
-def one_closed(
-    profiles: ProfileService, store: EventStore, ctx: dict[str, Any], version: int, outcome: str
-) -> None:
-    assert ctx["closed"] == [True, False]
+def one_closed(profiles: ProfileService, store: EventStore, world: World, version: int, outcome: str) -> None:
+    assert world.closed == [True, False]
     closed = [
         store.registry.decode(r)
         for r in store.read_stream(STREAM)

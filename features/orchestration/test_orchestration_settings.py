@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -11,6 +10,8 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration.adapters.settings_store import InvalidSettings, SettingsStore
 from jobctrl.orchestration.adapters.tables import create_orchestration_tables
+
+from .conftest import World
 
 pytestmark = pytest.mark.both_databases
 scenarios("orchestration/settings.feature")
@@ -29,11 +30,11 @@ def fresh(database: Database) -> SettingsStore:
 
 @given(parsers.parse("the settings were changed to {change}"))
 @when(parsers.parse("the settings are changed to {change}"))
-def change(settings: SettingsStore, ctx: dict[str, Any], change: str) -> None:
+def change(settings: SettingsStore, world: World, change: str) -> None:
     try:
         settings.update(json.loads(change))
     except InvalidSettings as exc:
-        ctx["error"] = exc
+        world.error = exc
 
 
 @then(parsers.re(r"the settings are (?P<pairs>.+)$"))
@@ -57,8 +58,8 @@ def saved(settings: SettingsStore, n: int, cron: str) -> None:
 
 
 @then(parsers.parse('the change is refused as "{code}" mentioning "{field}"'))
-def refused(ctx: dict[str, Any], code: str, field: str) -> None:
-    error = ctx.get("error")
+def refused(world: World, code: str, field: str) -> None:
+    error = world.error
     assert isinstance(error, InvalidSettings) and error.code == code
     assert any(problem.startswith(field) for problem in error.problems)
 
@@ -70,11 +71,11 @@ def unchanged(settings: SettingsStore, n: int) -> None:
 
 
 @when(parsers.parse('the saved settings "{keys}" are unset'))
-def unset(settings: SettingsStore, ctx: dict[str, Any], keys: str) -> None:
+def unset(settings: SettingsStore, world: World, keys: str) -> None:
     try:
         settings.update({}, unset=keys.split(", "))
     except InvalidSettings as exc:
-        ctx["error"] = exc
+        world.error = exc
 
 
 @then(parsers.parse("the saved document holds only {document}"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -16,6 +15,8 @@ from jobctrl.orchestration.adapters.settings_store import SettingsStore
 from jobctrl.orchestration.adapters.spend_ledger import SpendLedger, ledger_with_settings
 from jobctrl.orchestration.adapters.tables import create_orchestration_tables
 from jobctrl.orchestration.use_cases.check_spend_budget import check_spend_budget
+
+from .conftest import World
 
 pytestmark = pytest.mark.both_databases
 scenarios("orchestration/spend_budget.feature")
@@ -53,11 +54,11 @@ def next_day(clock: FixedClock) -> None:
 
 
 @when("the spend preflight runs")
-def preflight(ledger: SpendLedger, ctx: dict[str, Any]) -> None:
+def preflight(ledger: SpendLedger, world: World) -> None:
     try:
-        ctx["status"] = check_spend_budget(ledger)
+        world.spend = check_spend_budget(ledger)
     except BudgetExceededError as exc:
-        ctx["error"] = exc
+        world.error = exc
 
 
 @then(parsers.parse("today's spend is {amount:f} USD over {calls:d} calls"))
@@ -67,16 +68,18 @@ def today(ledger: SpendLedger, amount: float, calls: int) -> None:
 
 
 @then(parsers.parse("the preflight passes with {amount:f} USD remaining"))
-def passes(ctx: dict[str, Any], amount: float) -> None:
-    assert "error" not in ctx and ctx["status"].remaining_usd == pytest.approx(amount)
+def passes(world: World, amount: float) -> None:
+    assert world.error is None and world.spend is not None
+    assert world.spend.remaining_usd == pytest.approx(amount)
 
 
 @then("the preflight passes as unlimited")
-def unlimited(ctx: dict[str, Any]) -> None:
-    assert "error" not in ctx and ctx["status"].unlimited and ctx["status"].remaining_usd is None
+def unlimited(world: World) -> None:
+    assert world.error is None and world.spend is not None
+    assert world.spend.unlimited and world.spend.remaining_usd is None
 
 
 @then(parsers.parse('the preflight fails with "{code}" and is not retryable'))
-def fails(ctx: dict[str, Any], code: str) -> None:
-    error = ctx.get("error")
+def fails(world: World, code: str) -> None:
+    error = world.error
     assert isinstance(error, BudgetExceededError) and error.code == code and error.retryable is False
