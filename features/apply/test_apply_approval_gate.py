@@ -1,4 +1,4 @@
-"""Scenarios of features/apply/approval_gate.feature (steps in conftest.py)."""
+"""Scenarios of features/apply/approval_gate.feature (steps: conftest.py, steps_*.py)."""
 
 import pytest
 from pytest_bdd import scenarios

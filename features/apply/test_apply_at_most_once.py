@@ -1,4 +1,4 @@
-"""Scenarios of features/apply/at_most_once.feature (steps in conftest.py)."""
+"""Scenarios of features/apply/at_most_once.feature (steps: conftest.py, steps_*.py)."""
 
 import pytest
 from pytest_bdd import scenarios

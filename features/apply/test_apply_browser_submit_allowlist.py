@@ -2,7 +2,7 @@
 
 The live runs go through the real apply activity body (``ApplyActivities._one``, as Temporal runs it
 under a workflow run and attempt) with the real Chromium adapter against the local job site, which
-counts every submission it receives.  Shared steps are in conftest.py.
+counts every submission it receives.  Shared steps are in conftest.py and the steps_*.py modules it imports.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from jobctrl.apply.ports import BrowserApplyPort, FormFilled
 from jobctrl.kernel.ids import deterministic_id
 from jobctrl.testing.apply_site.site import LocalJobSite
 
-from .conftest import PROFILE, World, _approve, _dry_run, _materials
+from .world import PROFILE, World, _approve, _dry_run, _materials
 
 scenarios("apply/browser_submit_allowlist.feature")
 

@@ -1,4 +1,4 @@
-"""Scenarios of features/apply/dry_run_guard.feature (steps in conftest.py)."""
+"""Scenarios of features/apply/dry_run_guard.feature (steps: conftest.py, steps_*.py)."""
 
 from pytest_bdd import scenarios
 

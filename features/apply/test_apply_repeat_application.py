@@ -1,4 +1,4 @@
-"""Scenarios of features/apply/repeat_application.feature (steps in conftest.py)."""
+"""Scenarios of features/apply/repeat_application.feature (steps: conftest.py, steps_*.py)."""
 
 from pytest_bdd import scenarios
 
