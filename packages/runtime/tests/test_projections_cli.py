@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.runtime.cli import app
+from jobctrl.testing.runtime.server import shared_worker_pycache, worker_bytecode_env
 
 pytestmark = pytest.mark.both_databases
 
@@ -148,7 +149,7 @@ def test_each_bad_line_is_a_typed_rejection_with_exit_2_and_nothing_written(
 
 def test_run_folds_and_stops_gracefully_on_sigterm(db_url: str, tmp_path: Path) -> None:
     file = _jsonl(tmp_path / "events.jsonl", STARTED, STAGE)
-    env = {**os.environ, "JOBCTRL_DATABASE_URL": db_url}
+    env = {**os.environ, "JOBCTRL_DATABASE_URL": db_url, **worker_bytecode_env(shared_worker_pycache())}
     jobctrl = str(Path(sys.executable).with_name("jobctrl"))
     subprocess.run([jobctrl, "events", "import", str(file)], env=env, check=True, capture_output=True)
     child = subprocess.Popen(

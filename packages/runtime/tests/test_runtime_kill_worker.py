@@ -43,6 +43,7 @@ from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import DevServer
 from jobctrl.testing.runtime.read_models import differing_read_models
+from jobctrl.testing.runtime.server import shared_worker_pycache, worker_bytecode_env
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 ONCE_PER_JOB = ("JobScored", "ResumeApproved", "CoverLetterGenerated", "JobEnriched")
@@ -80,6 +81,7 @@ async def test_killed_worker_restarts_and_the_same_runs_complete_without_duplica
     tenant, queue = f"k{uuid.uuid4().hex[:8]}", f"kill-{uuid.uuid4().hex[:8]}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEMPORAL_", "JOBCTRL_"))}
     env.update(JOBCTRL_HOME=str(tmp_path), TEMPORAL_ADDRESS=temporal_address, JOBCTRL_TASK_QUEUE=queue)
+    env.update(worker_bytecode_env(shared_worker_pycache()))
     db = open_database(f"sqlite:///{tmp_path / 'jobctrl.db'}")
     store = EventStore(db, registry())
     log = tmp_path / "worker.log"
@@ -155,6 +157,7 @@ async def test_dev_server_killed_and_restarted_from_its_file_the_same_runs_compl
     tenant, queue = f"s{uuid.uuid4().hex[:8]}", f"srv-{uuid.uuid4().hex[:8]}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEMPORAL_", "JOBCTRL_"))}
     env.update(JOBCTRL_HOME=str(tmp_path), JOBCTRL_TASK_QUEUE=queue)
+    env.update(worker_bytecode_env(shared_worker_pycache()))
     db = open_database(f"sqlite:///{tmp_path / 'jobctrl.db'}")
     store = EventStore(db, registry())
     log, history = tmp_path / "worker.log", tmp_path / "temporal" / "history.db"

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect, text
 
+from jobctrl.testing.runtime.server import shared_worker_pycache, worker_bytecode_env
+
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 
 
@@ -33,6 +35,7 @@ def test_worker_command_runs_on_an_embedded_server_and_stops_only_it(tmp_path: P
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEMPORAL_", "JOBCTRL_"))}
     env.update(JOBCTRL_HOME=str(home), JOBCTRL_WORKER_ACTIVITY_SLOTS="3")
+    env.update(worker_bytecode_env(shared_worker_pycache()))
     jobctrl = Path(sys.executable).parent / "jobctrl"
     log = tmp_path / "worker.log"
     with log.open("wb") as out:

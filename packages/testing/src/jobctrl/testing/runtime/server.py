@@ -49,9 +49,10 @@ def shared_dev_server(config: Any) -> str:
 
 
 def worker_bytecode_env(pycache: Path) -> dict[str, str]:
-    """Environment for a spawned ``jobctrl worker`` so its bytecode is compiled once, not on every
-    start: under ``PYTHONDONTWRITEBYTECODE=1`` each worker recompiled every module it imported (about
-    half of a ~30 s start on a loaded machine).  The cache lives under ``pycache`` (outside the
+    """Environment for a spawned ``jobctrl`` process (a worker, the projector, a one-shot command)
+    so its bytecode is compiled once, not on every start: under
+    ``PYTHONDONTWRITEBYTECODE=1`` each start recompiled every module it imported (about half of a
+    ~30 s worker start on a loaded machine).  The cache lives under ``pycache`` (outside the
     source tree, via ``PYTHONPYCACHEPREFIX``) and is checked against each source's mtime as usual."""
     return {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": str(pycache)}
 
