@@ -6,7 +6,8 @@ import asyncio
 import threading
 import urllib.robotparser
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -18,10 +19,11 @@ from pytest_bdd import given, parsers
 
 from jobctrl.contact.adapters.extraction import OfflineContactExtractor
 from jobctrl.contact.adapters.vault import FileKeyStore, PersonalDataVault
+from jobctrl.contact.domain.outreach import UnsupportedOutreachClaims
 from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
 from jobctrl.contact.ports import FetchedPage, RobotsDisallowedError
 from jobctrl.contact.use_cases.confirm_candidate import confirm_candidate
-from jobctrl.contact.use_cases.run_research import run_research
+from jobctrl.contact.use_cases.run_research import SourceAttempt, run_research
 from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.domain_types import registry
@@ -104,9 +106,43 @@ def svc(database: Database, site: CareersSite, tmp_path: Path) -> ContactService
     )
 
 
+@dataclass
+class World:
+    """What a contact scenario's steps hand on to its later steps (one field per fact a Then reads)."""
+
+    task_id: str = ""  # the research task the user started
+    candidates: dict[str, str] = field(default_factory=dict)  # a proposed person's name -> candidate id
+    candidate_id: str = ""  # the candidate the user confirmed
+    contact_id: str = ""  # the contact that confirmation created
+    sealed_name: str | None = None  # the confirmed candidate's sealed data, as the log holds it
+    confirmed: int | None = None  # how many contacts finishing the review confirmed
+    attempts: dict[str, SourceAttempt] = field(default_factory=dict)  # url -> how research treated it
+    url: str = ""  # the one URL research ran on
+    other_url: str = ""  # a page of a host the user did not supply
+    private_url: str = ""  # a page robots.txt disallows
+    listed: dict[str, Any] = field(default_factory=dict)  # the research list the API answered
+    api: str = ""  # the base URL of the API serving the dashboard
+    stop_api: Callable[[], None] | None = None
+    role: str | None = None  # the role and employer an outreach draft is about
+    employer: str | None = None
+    thread: str = ""  # the outreach thread and its draft
+    draft: str = ""
+    detail: dict[str, Any] = field(default_factory=dict)  # the thread as the API answered its draft
+    refused: UnsupportedOutreachClaims | None = None  # the gate's refusal of a draft
+    sentence: str = ""  # the sentence the user's edit added
+    note: str = ""  # the note of the reply the user recorded
+
+
 @pytest.fixture
-def ctx() -> dict[str, Any]:
-    return {}
+def world() -> World:
+    return World()
+
+
+def readable_candidates(svc: ContactServices, task_id: str) -> dict[str, str]:
+    """The task's candidates by the name their sealed data reads (a forgotten one has none)."""
+    candidates = svc.tasks.get(task_id).candidates.items()
+    opened = {c: svc.vault.open(c, p.sealed_candidate) or {} for c, p in candidates}
+    return {str(data["name"]): c for c, data in opened.items() if data.get("name") is not None}
 
 
 @given(parsers.parse('a careers site that names "{a}" as Head of Talent and "{b}" as Engineering Manager'))
@@ -115,9 +151,9 @@ def careers_site(site: CareersSite) -> None:
 
 
 @given(parsers.parse('the user started research task "{task_id}" on employer "{employer}"'))
-def started(svc: ContactServices, ctx: dict[str, Any], task_id: str, employer: str) -> None:
+def started(svc: ContactServices, world: World, task_id: str, employer: str) -> None:
     start_research(svc, task_id, employer=employer, job_id=None)
-    ctx["task_id"] = task_id
+    world.task_id = task_id
 
 
 @given(parsers.parse('the candidate profile of "{name}" is saved'))
@@ -127,12 +163,10 @@ def profile_saved(svc: ContactServices, name: str) -> None:
 
 
 @given(parsers.parse('the research proposed "{name}" and the user confirmed her'))
-def confirmed(svc: ContactServices, site: CareersSite, ctx: dict[str, Any], name: str) -> None:
+def confirmed(svc: ContactServices, site: CareersSite, world: World, name: str) -> None:
     urls = [f"{site.base}/team"]
     asyncio.run(
         run_research(svc, "t1", urls, SourceAccessPolicy(allowlist_from(urls), allow_loopback_for_tests=True))
     )
-    task = svc.tasks.get("t1")
-    ids = {(svc.vault.open(c, p.sealed_candidate) or {}).get("name"): c for c, p in task.candidates.items()}
-    ctx["contacts"] = ids
-    ctx["contact"] = confirm_candidate(svc, "t1", ids[name])
+    world.candidates = readable_candidates(svc, "t1")
+    world.contact_id = confirm_candidate(svc, "t1", world.candidates[name])

@@ -24,7 +24,7 @@ from jobctrl.kernel.store import Database
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.testing.runtime.api_seed import project
 
-from .conftest import CareersSite
+from .conftest import CareersSite, World, readable_candidates
 
 scenarios("contact/dashboard.feature")
 WAIT_MS = 20_000
@@ -49,19 +49,16 @@ def browser_page() -> Iterator[Page]:
 
 
 @given("the research read the team page")
-def research(svc: ContactServices, site: CareersSite, ctx: dict[str, Any], database: Database) -> None:
+def research(svc: ContactServices, site: CareersSite, world: World, database: Database) -> None:
     urls = [f"{site.base}/team"]
     policy = SourceAccessPolicy(allowlist_from(urls), allow_loopback_for_tests=True)
     asyncio.run(run_research(svc, "t1", urls, policy))
-    task = svc.tasks.get("t1")
-    ctx["contacts"] = {
-        (svc.vault.open(c, p.sealed_candidate) or {}).get("name"): c for c, p in task.candidates.items()
-    }
+    world.candidates = readable_candidates(svc, "t1")
     project(database)
 
 
 @given("the API serving the dashboard")
-def api(db_url: str, ctx: dict[str, Any]) -> None:
+def api(db_url: str, world: World) -> None:
     app = create_app(ApiConfig(database_url=db_url))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -70,55 +67,55 @@ def api(db_url: str, ctx: dict[str, Any]) -> None:
     while not server.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.05)  # polling the server's own flag, bounded by the deadline
     assert server.started, "the API did not start within 30 s"
-    ctx["api"] = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    world.api = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
 
     def stop() -> None:
         server.should_exit = True
         thread.join(timeout=20)
 
-    ctx["stop"] = stop
+    world.stop_api = stop
 
 
 @pytest.fixture(autouse=True)
-def _stop_api(ctx: dict[str, Any]) -> Iterator[None]:
+def _stop_api(world: World) -> Iterator[None]:
     yield
-    if "stop" in ctx:
-        ctx["stop"]()
+    if world.stop_api is not None:
+        world.stop_api()
 
 
-def _row(page: Page, ctx: dict[str, Any], name: str) -> Any:
-    return page.locator(f'[data-candidate="{ctx["contacts"][name]}"]')
+def _row(page: Page, world: World, name: str) -> Any:
+    return page.locator(f'[data-candidate="{world.candidates[name]}"]')
 
 
 @when("the user opens the contacts page in Chromium")
-def open_contacts(browser_page: Page, ctx: dict[str, Any]) -> None:
-    browser_page.goto(f"{ctx['api']}/contacts")
+def open_contacts(browser_page: Page, world: World) -> None:
+    browser_page.goto(f"{world.api}/contacts")
     browser_page.wait_for_selector('[data-task="t1"] [data-status="needs_review"]', timeout=WAIT_MS)
 
 
 @when(parsers.parse('the user clicks "{a}" for "{x}" and "{b}" for "{y}"'))
-def decide(browser_page: Page, ctx: dict[str, Any], a: str, x: str, b: str, y: str) -> None:
-    _row(browser_page, ctx, x).get_by_role("button", name=a).click()
-    expect(_row(browser_page, ctx, x)).to_have_attribute("data-status", "confirmed", timeout=WAIT_MS)
-    _row(browser_page, ctx, y).get_by_role("button", name=b).click()
-    expect(_row(browser_page, ctx, y)).to_have_attribute("data-status", "rejected", timeout=WAIT_MS)
+def decide(browser_page: Page, world: World, a: str, x: str, b: str, y: str) -> None:
+    _row(browser_page, world, x).get_by_role("button", name=a).click()
+    expect(_row(browser_page, world, x)).to_have_attribute("data-status", "confirmed", timeout=WAIT_MS)
+    _row(browser_page, world, y).get_by_role("button", name=b).click()
+    expect(_row(browser_page, world, y)).to_have_attribute("data-status", "rejected", timeout=WAIT_MS)
 
 
 @then(parsers.parse('the page shows "{name}" confirmed and a rejected candidate whose name is forgotten'))
-def decided(browser_page: Page, ctx: dict[str, Any], name: str) -> None:
-    kept = _row(browser_page, ctx, name)
+def decided(browser_page: Page, world: World, name: str) -> None:
+    kept = _row(browser_page, world, name)
     expect(kept.locator('[data-role="status"]')).to_have_text("confirmed")
     assert name in kept.inner_text()
-    dropped = _row(browser_page, ctx, "Bob Smith")
+    dropped = _row(browser_page, world, "Bob Smith")
     assert "Bob Smith" not in dropped.inner_text() and "(forgotten)" in dropped.inner_text()
 
 
 @when(parsers.parse('the user clicks "Draft outreach" for "{name}"'))
-def draft(browser_page: Page, ctx: dict[str, Any], name: str) -> None:
-    _row(browser_page, ctx, name).get_by_role("button", name="Draft outreach").click()
+def draft(browser_page: Page, world: World, name: str) -> None:
+    _row(browser_page, world, name).get_by_role("button", name="Draft outreach").click()
     browser_page.wait_for_url("**/outreach?thread=*", timeout=WAIT_MS)
     browser_page.wait_for_selector('[data-role="state"]', timeout=WAIT_MS)
-    ctx["thread"] = browser_page.url.split("thread=", 1)[1].split("#", 1)[0]
+    world.thread = browser_page.url.split("thread=", 1)[1].split("#", 1)[0]
 
 
 def _state(page: Page) -> Any:
@@ -174,14 +171,14 @@ def lists_reply(browser_page: Page, note: str) -> None:
 
 
 @then("the log holds one approval, one send and one reply for the thread, and the contacts page lists it")
-def logged(browser_page: Page, svc: ContactServices, database: Database, ctx: dict[str, Any]) -> None:
+def logged(browser_page: Page, svc: ContactServices, database: Database, world: World) -> None:
     for kind in ("OutreachDraftApproved", "OutreachSendLogged", "OutreachReplyRecorded"):
         found = [e for e in svc.store.read_all(types=[kind])]
         assert len(found) == 1, kind
-        assert svc.store.registry.decode(found[0]).thread_id == ctx["thread"]  # type: ignore[attr-defined]
+        assert svc.store.registry.decode(found[0]).thread_id == world.thread  # type: ignore[attr-defined]
     assert svc.store.read_all(types=["OutreachDraftRevised"]) == []  # the refused edit wrote nothing
     project(database)
-    browser_page.goto(f"{ctx['api']}/contacts")
-    row = browser_page.locator(f'[data-thread="{ctx["thread"]}"]')
+    browser_page.goto(f"{world.api}/contacts")
+    row = browser_page.locator(f'[data-thread="{world.thread}"]')
     expect(row).to_be_visible(timeout=WAIT_MS)
     assert "sent" in row.inner_text()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -20,7 +19,7 @@ from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.contact.use_cases.start_research import start_research
 from jobctrl.kernel.store import job_events
 
-from .conftest import CareersSite
+from .conftest import CareersSite, World
 
 pytestmark = pytest.mark.both_databases
 scenarios("contact/erasure.feature")
@@ -32,9 +31,7 @@ def _on_both_databases(db_kind: str) -> str:
 
 
 @given(parsers.parse('a confirmed contact "{name}" with e-mail "{email}"'))
-def confirmed_contact(
-    svc: ContactServices, site: CareersSite, ctx: dict[str, Any], name: str, email: str
-) -> None:
+def confirmed_contact(svc: ContactServices, site: CareersSite, world: World, name: str, email: str) -> None:
     start_research(svc, "t1", employer="Acme", job_id=None)
     urls = [f"{site.base}/team"]
     asyncio.run(
@@ -46,10 +43,9 @@ def confirmed_contact(
         for c, p in task.candidates.items()
         if (svc.vault.open(c, p.sealed_candidate) or {}).get("name") == name
     ]
-    ctx["contact_id"] = confirm_candidate(svc, "t1", cid)
-    ctx["name"], ctx["email"] = name, email
-    ctx["sealed_name"] = task.candidates[cid].sealed_candidate
-    assert svc.vault.open(cid, ctx["sealed_name"]) is not None  # readable until deleted
+    world.contact_id = confirm_candidate(svc, "t1", cid)
+    world.sealed_name = task.candidates[cid].sealed_candidate
+    assert svc.vault.open(cid, world.sealed_name) is not None  # readable until deleted
 
 
 def _all_rows(svc: ContactServices) -> list[str]:
@@ -58,8 +54,8 @@ def _all_rows(svc: ContactServices) -> list[str]:
 
 
 @when("the user deletes that contact")
-def delete(svc: ContactServices, ctx: dict[str, Any]) -> None:
-    delete_contact(svc, ctx["contact_id"])
+def delete(svc: ContactServices, world: World) -> None:
+    delete_contact(svc, world.contact_id)
 
 
 @then(parsers.parse('no job_events row contains "{name}" or "{email}"'))
@@ -74,7 +70,7 @@ def deleted_event(svc: ContactServices) -> None:
 
 
 @then(parsers.parse('reading every sealed value of the log yields nothing about "{name}"'))
-def nothing_readable(svc: ContactServices, ctx: dict[str, Any], name: str) -> None:
+def nothing_readable(svc: ContactServices, world: World, name: str) -> None:
     opened = []
     for stored in svc.store.read_all(limit=10_000):
         event = svc.store.registry.decode(stored)
@@ -84,30 +80,30 @@ def nothing_readable(svc: ContactServices, ctx: dict[str, Any], name: str) -> No
             if sealed and subject:
                 opened.append(svc.vault.open(subject, sealed))
     assert opened and not any(name in str(value) for value in opened)
-    assert svc.vault.open(ctx["contact_id"], ctx["sealed_name"]) is None
+    assert svc.vault.open(world.contact_id, world.sealed_name) is None
 
 
 @then("the contact's key is gone from the key store")
-def key_gone(svc: ContactServices, ctx: dict[str, Any]) -> None:
+def key_gone(svc: ContactServices, world: World) -> None:
     with svc.store.db.read() as conn:
         key = conn.execute(
             select(contact_subject_keys.c.cipher_key).where(
-                contact_subject_keys.c.subject_id == ctx["contact_id"]
+                contact_subject_keys.c.subject_id == world.contact_id
             )
         ).scalar_one()
     assert key is None  # the database never held it
-    assert svc.vault.keys.get(ctx["contact_id"]) is None
-    assert isinstance(svc.vault.keys, FileKeyStore) and not svc.vault.keys.path(ctx["contact_id"]).exists()
+    assert svc.vault.keys.get(world.contact_id) is None
+    assert isinstance(svc.vault.keys, FileKeyStore) and not svc.vault.keys.path(world.contact_id).exists()
 
 
 @when("the user finishes the review")
-def finish(svc: ContactServices, ctx: dict[str, Any]) -> None:
-    ctx["confirmed"] = finish_review(svc, "t1")
+def finish(svc: ContactServices, world: World) -> None:
+    world.confirmed = finish_review(svc, "t1")
 
 
 @then(parsers.parse("the task completed with {count:d} confirmed contact"))
-def completed(svc: ContactServices, ctx: dict[str, Any], count: int) -> None:
-    assert ctx["confirmed"] == count and svc.tasks.get("t1").state == "completed"
+def completed(svc: ContactServices, world: World, count: int) -> None:
+    assert world.confirmed == count and svc.tasks.get("t1").state == "completed"
 
 
 @then(parsers.parse('the sealed data of "{name}" can no longer be read'))
@@ -119,6 +115,6 @@ def unconfirmed_forgotten(svc: ContactServices, name: str) -> None:
 
 
 @then("deleting it again is refused")
-def delete_again(svc: ContactServices, ctx: dict[str, Any]) -> None:
+def delete_again(svc: ContactServices, world: World) -> None:
     with pytest.raises(ContactRuleViolation):
-        delete_contact(svc, ctx["contact_id"])
+        delete_contact(svc, world.contact_id)

@@ -16,6 +16,7 @@ from pytest_bdd import parsers, scenarios, then, when
 from jobctrl.contact import (
     ContactRuleViolation,
     ContactServices,
+    DraftedMessage,
     DraftVersionMismatch,
     InvalidOutreachInput,
     OutreachTransitionError,
@@ -41,6 +42,8 @@ from jobctrl.projections.rebuild import rebuild
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.composition.outreach import outreach_llm, outreach_services
 from jobctrl.testing.runtime.api_seed import project
+
+from .conftest import World
 
 pytestmark = pytest.mark.both_databases
 scenarios("contact/outreach.feature")
@@ -79,11 +82,10 @@ def _refused(svc: ContactServices, error: type[JobCtrlError], step: Any) -> JobC
     return caught.value
 
 
-def _draft(out: ContactServices, ctx: dict[str, Any], name: str, *points: str) -> Any:
+def _draft(out: ContactServices, world: World, name: str, *points: str) -> DraftedMessage:
     return draft_outreach(
-        out, ctx["contacts"][name], job_id="job-1", role=ctx.get("role"), employer=ctx.get("employer"),
-        points=points,
-    )  # fmt: skip
+        out, world.candidates[name], job_id="job-1", role=world.role, employer=world.employer, points=points
+    )
 
 
 @when(
@@ -91,10 +93,10 @@ def _draft(out: ContactServices, ctx: dict[str, Any], name: str, *points: str) -
         'the user asks the offline model for a draft to "{name}" about the "{role}" role at "{employer}"'
     )
 )
-def ask_draft(out: ContactServices, ctx: dict[str, Any], name: str, role: str, employer: str) -> None:
-    ctx.update(role=role, employer=employer)
-    drafted = _draft(out, ctx, name)
-    ctx.update(thread=drafted.thread_id, draft=drafted.draft_id, drafted=drafted)
+def ask_draft(out: ContactServices, world: World, name: str, role: str, employer: str) -> None:
+    world.role, world.employer = role, employer
+    drafted = _draft(out, world, name)
+    world.thread, world.draft = drafted.thread_id, drafted.draft_id
 
 
 @then(
@@ -102,8 +104,8 @@ def ask_draft(out: ContactServices, ctx: dict[str, Any], name: str, role: str, e
         'the draft greets "{first}", names the "{role}" role and awaits review as generation {gen:d}'
     )
 )
-def draft_in_review(out: ContactServices, ctx: dict[str, Any], first: str, role: str, gen: int) -> None:
-    text = read_outreach(out, ctx["thread"])
+def draft_in_review(out: ContactServices, world: World, first: str, role: str, gen: int) -> None:
+    text = read_outreach(out, world.thread)
     assert text.body is not None and text.body.startswith(f"Hi {first},") and role in text.body
     assert "Ada Lovelace" in text.body and text.subject and role in text.subject
     assert (text.thread.status, text.thread.generation) == ("needs_review", gen)
@@ -116,7 +118,7 @@ def spend_counted(database: Database, svc: ContactServices) -> None:
 
 
 @then("the log holds the draft only sealed")
-def sealed_in_log(svc: ContactServices, ctx: dict[str, Any]) -> None:
+def sealed_in_log(svc: ContactServices, world: World) -> None:
     [event] = svc.store.read_all(types=["OutreachDraftGenerated"])
     raw = str(event.payload if hasattr(event, "payload") else event)
     decoded = svc.store.registry.decode(event)
@@ -126,63 +128,66 @@ def sealed_in_log(svc: ContactServices, ctx: dict[str, Any]) -> None:
 
 
 @when(parsers.parse('the user asks for a new draft that makes the point "{point}"'))
-def ask_bad_draft(out: ContactServices, ctx: dict[str, Any], point: str) -> None:
-    ctx["refused"] = _refused(out, UnsupportedOutreachClaims, lambda: _draft(out, ctx, "Jane Doe", point))
+def ask_bad_draft(out: ContactServices, world: World, point: str) -> None:
+    refused = _refused(out, UnsupportedOutreachClaims, lambda: _draft(out, world, "Jane Doe", point))
+    assert isinstance(refused, UnsupportedOutreachClaims)
+    world.refused = refused
 
 
 @then(
     parsers.parse('it is refused for the unsupported claims "{a}", "{b}" and "{c}", and nothing is written')
 )
-def refused_claims(out: ContactServices, ctx: dict[str, Any], a: str, b: str, c: str) -> None:
-    claims = ctx["refused"].claims
+def refused_claims(out: ContactServices, world: World, a: str, b: str, c: str) -> None:
+    assert world.refused is not None
+    claims = world.refused.claims
     tokens = {claim.split(":", 1)[1] for claim in claims}
     assert {a, b, c} <= tokens, claims
-    assert read_outreach(out, ctx["thread"]).thread.generation == 1
+    assert read_outreach(out, world.thread).thread.generation == 1
 
 
 @when(parsers.parse('the user edits the draft to say "{sentence}"'))
-def edit(out: ContactServices, ctx: dict[str, Any], sentence: str) -> None:
+def edit(out: ContactServices, world: World, sentence: str) -> None:
     body = f"Hi Jane,\n\n{sentence}\nWould you be open to a short conversation?\n\nAda Lovelace"
-    revise_outreach(out, ctx["thread"], subject="A question", body=body)
-    ctx["sentence"] = sentence
+    revise_outreach(out, world.thread, subject="A question", body=body)
+    world.sentence = sentence
 
 
 @then(parsers.parse("the draft awaits review as generation {gen:d}"))
-def in_review(out: ContactServices, ctx: dict[str, Any], gen: int) -> None:
-    text = read_outreach(out, ctx["thread"])
+def in_review(out: ContactServices, world: World, gen: int) -> None:
+    text = read_outreach(out, world.thread)
     assert (text.thread.status, text.thread.generation) == ("needs_review", gen)
-    assert text.body is not None and ctx["sentence"] in text.body
+    assert text.body is not None and world.sentence in text.body
 
 
 @then("approving generation 1 is refused as not the version under review, and nothing is written")
-def stale_approval(out: ContactServices, ctx: dict[str, Any]) -> None:
+def stale_approval(out: ContactServices, world: World) -> None:
     _refused(
         out, DraftVersionMismatch,
-        lambda: approve_outreach(out, ctx["thread"], draft_id=ctx["draft"], generation=1),
+        lambda: approve_outreach(out, world.thread, draft_id=world.draft, generation=1),
     )  # fmt: skip
 
 
 @when(parsers.parse("the user approves generation {gen:d}"))
-def approve(out: ContactServices, ctx: dict[str, Any], gen: int) -> None:
-    approve_outreach(out, ctx["thread"], draft_id=ctx["draft"], generation=gen)
+def approve(out: ContactServices, world: World, gen: int) -> None:
+    approve_outreach(out, world.thread, draft_id=world.draft, generation=gen)
 
 
 @when(parsers.parse('the user says they sent it by "{channel}"'))
-def sent(out: ContactServices, ctx: dict[str, Any], channel: str) -> None:
-    log_outreach_send(out, ctx["thread"], channel=channel)
+def sent(out: ContactServices, world: World, channel: str) -> None:
+    log_outreach_send(out, world.thread, channel=channel)
 
 
-def _thread_row(client: TestClient, database: Database, ctx: dict[str, Any]) -> dict[str, Any]:
+def _thread_row(client: TestClient, database: Database, world: World) -> dict[str, Any]:
     project(database)
-    response = client.get("/v1/outreach/threads", params={"contactId": ctx["contact"]})
+    response = client.get("/v1/outreach/threads", params={"contactId": world.contact_id})
     assert response.status_code == 200, response.text
     [row] = response.json()["items"]
     return dict(row)
 
 
 @then(parsers.parse('the thread shows the draft sent once by "{channel}"'))
-def shows_sent(client: TestClient, database: Database, ctx: dict[str, Any], channel: str) -> None:
-    row = _thread_row(client, database, ctx)
+def shows_sent(client: TestClient, database: Database, world: World, channel: str) -> None:
+    row = _thread_row(client, database, world)
     assert (row["draftStatus"], row["sends"], row["sendChannel"], row["generation"]) == (
         "sent",
         1,
@@ -192,26 +197,26 @@ def shows_sent(client: TestClient, database: Database, ctx: dict[str, Any], chan
 
 
 @then("marking it sent again is refused, and nothing is written")
-def sent_twice(out: ContactServices, ctx: dict[str, Any]) -> None:
-    _refused(out, OutreachTransitionError, lambda: log_outreach_send(out, ctx["thread"], channel="email"))
+def sent_twice(out: ContactServices, world: World) -> None:
+    _refused(out, OutreachTransitionError, lambda: log_outreach_send(out, world.thread, channel="email"))
 
 
 @when(parsers.parse('the user records a reply by "{channel}" noting "{note}"'))
-def reply(out: ContactServices, ctx: dict[str, Any], channel: str, note: str) -> None:
-    record_outreach_reply(out, ctx["thread"], channel=channel, note=note)
+def reply(out: ContactServices, world: World, channel: str, note: str) -> None:
+    record_outreach_reply(out, world.thread, channel=channel, note=note)
 
 
 @when(parsers.parse("the user sets a follow-up for {days:d} days from now"))
-def follow_up(out: ContactServices, ctx: dict[str, Any], days: int) -> None:
-    schedule_follow_up(out, ctx["thread"], due_at=out.clock.now() + timedelta(days=days))
+def follow_up(out: ContactServices, world: World, days: int) -> None:
+    schedule_follow_up(out, world.thread, due_at=out.clock.now() + timedelta(days=days))
 
 
 @then(parsers.parse('the thread shows {n:d} reply and the note "{note}"'))
 def shows_reply(
-    client: TestClient, database: Database, out: ContactServices, ctx: dict[str, Any], n: int, note: str
+    client: TestClient, database: Database, out: ContactServices, world: World, n: int, note: str
 ) -> None:
-    assert _thread_row(client, database, ctx)["replies"] == n
-    assert [r.note for r in read_outreach(out, ctx["thread"]).replies] == [note]
+    assert _thread_row(client, database, world)["replies"] == n
+    assert [r.note for r in read_outreach(out, world.thread).replies] == [note]
 
 
 def _due(client: TestClient, database: Database) -> list[str]:
@@ -232,13 +237,13 @@ def days_pass(svc: ContactServices, days: int) -> None:
 
 
 @then("the thread's follow-up is due")
-def due(client: TestClient, database: Database, ctx: dict[str, Any]) -> None:
-    assert _due(client, database) == [ctx["thread"]]
+def due(client: TestClient, database: Database, world: World) -> None:
+    assert _due(client, database) == [world.thread]
 
 
 @when("the user marks the follow-up done")
-def done(out: ContactServices, ctx: dict[str, Any]) -> None:
-    complete_follow_up(out, ctx["thread"])
+def done(out: ContactServices, world: World) -> None:
+    complete_follow_up(out, world.thread)
 
 
 @then("rebuilding the read models from the log gives the same rows as the incremental fold")
@@ -250,50 +255,50 @@ def rebuild_equal(database: Database, svc: ContactServices) -> None:
 
 
 @then("saying it was sent before it is approved is refused as an invalid transition, and nothing is written")
-def send_unapproved(out: ContactServices, ctx: dict[str, Any]) -> None:
-    _refused(out, OutreachTransitionError, lambda: log_outreach_send(out, ctx["thread"], channel="email"))
+def send_unapproved(out: ContactServices, world: World) -> None:
+    _refused(out, OutreachTransitionError, lambda: log_outreach_send(out, world.thread, channel="email"))
 
 
 @then(
     "recording a reply before anything was sent is refused as an invalid transition, and nothing is written"
 )
-def reply_unsent(out: ContactServices, ctx: dict[str, Any]) -> None:
-    _refused(out, OutreachTransitionError, lambda: record_outreach_reply(out, ctx["thread"], channel="email"))
+def reply_unsent(out: ContactServices, world: World) -> None:
+    _refused(out, OutreachTransitionError, lambda: record_outreach_reply(out, world.thread, channel="email"))
 
 
 @then("completing a follow-up that was never set is refused as an invalid transition, and nothing is written")
-def complete_unset(out: ContactServices, ctx: dict[str, Any]) -> None:
-    _refused(out, OutreachTransitionError, lambda: complete_follow_up(out, ctx["thread"]))
+def complete_unset(out: ContactServices, world: World) -> None:
+    _refused(out, OutreachTransitionError, lambda: complete_follow_up(out, world.thread))
 
 
 @then("a draft to a person who was never confirmed is refused, and nothing is written")
-def draft_unconfirmed(out: ContactServices, ctx: dict[str, Any]) -> None:
-    _refused(out, ContactRuleViolation, lambda: _draft(out, ctx, "Bob Smith"))
+def draft_unconfirmed(out: ContactServices, world: World) -> None:
+    _refused(out, ContactRuleViolation, lambda: _draft(out, world, "Bob Smith"))
 
 
 @then(
     parsers.parse('rejecting with the reason "{reason}" is refused as invalid input, and nothing is written')
 )
-def reject_bad_reason(out: ContactServices, ctx: dict[str, Any], reason: str) -> None:
+def reject_bad_reason(out: ContactServices, world: World, reason: str) -> None:
     _refused(
         out, InvalidOutreachInput,
-        lambda: reject_outreach(out, ctx["thread"], draft_id=ctx["draft"], generation=1, reason=reason),
+        lambda: reject_outreach(out, world.thread, draft_id=world.draft, generation=1, reason=reason),
     )  # fmt: skip
 
 
 @when(parsers.parse('the user deletes the contact "{name}"'))
-def delete(svc: ContactServices, ctx: dict[str, Any], name: str) -> None:
-    delete_contact(svc, ctx["contacts"][name])
+def delete(svc: ContactServices, world: World, name: str) -> None:
+    delete_contact(svc, world.candidates[name])
 
 
 @then("the thread opens to no subject, no body and no reply note")
-def opens_to_nothing(out: ContactServices, ctx: dict[str, Any]) -> None:
-    text = read_outreach(out, ctx["thread"])
+def opens_to_nothing(out: ContactServices, world: World) -> None:
+    text = read_outreach(out, world.thread)
     assert (text.subject, text.body) == (None, None)
     assert [r.note for r in text.replies] == [None]
 
 
 @then(parsers.parse('a new draft to "{name}" is refused, and nothing is written'))
-def redraft_deleted(out: ContactServices, ctx: dict[str, Any], name: str) -> None:
-    error = _refused(out, JobCtrlError, lambda: _draft(out, ctx, name))
+def redraft_deleted(out: ContactServices, world: World, name: str) -> None:
+    error = _refused(out, JobCtrlError, lambda: _draft(out, world, name))
     assert isinstance(error, ContactRuleViolation | SubjectForgotten)

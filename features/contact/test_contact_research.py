@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -15,7 +14,7 @@ from jobctrl.contact.use_cases.run_research import ResearchReport, run_research
 from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.contact.use_cases.start_research import start_research
 
-from .conftest import CareersSite
+from .conftest import CareersSite, World
 
 pytestmark = pytest.mark.both_databases
 scenarios("contact/research.feature")
@@ -26,54 +25,51 @@ def _on_both_databases(db_kind: str) -> str:
     return db_kind
 
 
-def _run(
-    svc: ContactServices, ctx: dict[str, Any], urls: list[str], supplied: list[str] | None = None
-) -> None:
+def _run(svc: ContactServices, world: World, urls: list[str], supplied: list[str] | None = None) -> None:
     policy = SourceAccessPolicy(allowlist_from(supplied or urls), allow_loopback_for_tests=True)
-    report: ResearchReport = asyncio.run(run_research(svc, ctx["task_id"], urls, policy))
-    ctx["report"] = report
-    ctx["attempts"] = {a.url: a for a in report.attempts}
+    report: ResearchReport = asyncio.run(run_research(svc, world.task_id, urls, policy))
+    world.attempts = {a.url: a for a in report.attempts}
 
 
 @given("research ran on the team page the user supplied")
 @when("research runs on the team page the user supplied")
-def run_team(svc: ContactServices, site: CareersSite, ctx: dict[str, Any]) -> None:
-    _run(svc, ctx, [f"{site.base}/team"])
+def run_team(svc: ContactServices, site: CareersSite, world: World) -> None:
+    _run(svc, world, [f"{site.base}/team"])
 
 
 @when("research runs on the team page and on a page of another host")
-def run_other_host(svc: ContactServices, site: CareersSite, ctx: dict[str, Any]) -> None:
-    ctx["other"] = f"http://other.example:{site.base.rsplit(':', 1)[1]}/other"
-    _run(svc, ctx, [f"{site.base}/team", ctx["other"]], supplied=[f"{site.base}/team"])
+def run_other_host(svc: ContactServices, site: CareersSite, world: World) -> None:
+    world.other_url = f"http://other.example:{site.base.rsplit(':', 1)[1]}/other"
+    _run(svc, world, [f"{site.base}/team", world.other_url], supplied=[f"{site.base}/team"])
 
 
 @when(parsers.parse('research runs on "{url}"'))
-def run_one(svc: ContactServices, ctx: dict[str, Any], url: str) -> None:
-    ctx["url"] = url
-    _run(svc, ctx, [url])
+def run_one(svc: ContactServices, world: World, url: str) -> None:
+    world.url = url
+    _run(svc, world, [url])
 
 
 @when("research runs on the team page and on the private page robots.txt disallows")
-def run_private(svc: ContactServices, site: CareersSite, ctx: dict[str, Any]) -> None:
-    ctx["private"] = f"{site.base}/private"
-    _run(svc, ctx, [f"{site.base}/team", ctx["private"]])
+def run_private(svc: ContactServices, site: CareersSite, world: World) -> None:
+    world.private_url = f"{site.base}/private"
+    _run(svc, world, [f"{site.base}/team", world.private_url])
 
 
 @when(parsers.parse('the user confirms "{name}"'))
-def confirm(svc: ContactServices, ctx: dict[str, Any], name: str) -> None:
-    task = svc.tasks.get(ctx["task_id"])
+def confirm(svc: ContactServices, world: World, name: str) -> None:
+    task = svc.tasks.get(world.task_id)
     [candidate_id] = [
         cid
         for cid, c in task.candidates.items()
         if (svc.vault.open(cid, c.sealed_candidate) or {}).get("name") == name
     ]
-    ctx["candidate_id"] = candidate_id
-    ctx["contact_id"] = confirm_candidate(svc, ctx["task_id"], candidate_id)
+    world.candidate_id = candidate_id
+    world.contact_id = confirm_candidate(svc, world.task_id, candidate_id)
 
 
 @then(parsers.parse("the task needs review with {count:d} candidates"))
-def needs_review(svc: ContactServices, ctx: dict[str, Any], count: int) -> None:
-    task = svc.tasks.get(ctx["task_id"])
+def needs_review(svc: ContactServices, world: World, count: int) -> None:
+    task = svc.tasks.get(world.task_id)
     assert task.state == "needs_review" and len(task.candidates) == count
     assert all(not c.sealed_candidate or c.capture_method == "llm_assisted" for c in task.candidates.values())
 
@@ -84,8 +80,8 @@ def no_contact(svc: ContactServices) -> None:
 
 
 @then(parsers.parse('the other host\'s page is recorded as "{outcome}" with reason "{reason}"'))
-def other_recorded(ctx: dict[str, Any], outcome: str, reason: str) -> None:
-    attempt = ctx["attempts"][ctx["other"]]
+def other_recorded(world: World, outcome: str, reason: str) -> None:
+    attempt = world.attempts[world.other_url]
     assert (attempt.outcome.value, attempt.reason) == (outcome, reason)
 
 
@@ -95,16 +91,16 @@ def no_other_request(site: CareersSite) -> None:
 
 
 @then(parsers.parse('that URL is recorded as "{outcome}" with reason "{reason}"'))
-def url_recorded(svc: ContactServices, ctx: dict[str, Any], outcome: str, reason: str) -> None:
-    attempt = ctx["attempts"][ctx["url"]]
+def url_recorded(svc: ContactServices, world: World, outcome: str, reason: str) -> None:
+    attempt = world.attempts[world.url]
     assert (attempt.outcome.value, attempt.reason) == (outcome, reason)
     [stored] = svc.store.read_all(types=["ContactResearchSourceAttempted"])
     assert svc.store.registry.decode(stored).outcome == outcome  # type: ignore[attr-defined]
 
 
 @then(parsers.parse('the private page is recorded as "{outcome}"'))
-def private_recorded(ctx: dict[str, Any], outcome: str) -> None:
-    assert ctx["attempts"][ctx["private"]].outcome.value == outcome
+def private_recorded(world: World, outcome: str) -> None:
+    assert world.attempts[world.private_url].outcome.value == outcome
 
 
 @then("the careers site served no request for the private page")
@@ -113,8 +109,8 @@ def no_private_request(site: CareersSite) -> None:
 
 
 @then(parsers.parse('a contact exists whose name reads "{name}"'))
-def contact_named(svc: ContactServices, ctx: dict[str, Any], name: str) -> None:
-    contact = svc.contacts.get(ctx["contact_id"])
+def contact_named(svc: ContactServices, world: World, name: str) -> None:
+    contact = svc.contacts.get(world.contact_id)
     assert contact.exists and not contact.deleted
     [name_event] = [
         svc.store.registry.decode(e)
@@ -125,10 +121,10 @@ def contact_named(svc: ContactServices, ctx: dict[str, Any], name: str) -> None:
 
 
 @then(parsers.parse('confirming "{name}" again is refused'))
-def confirm_again(svc: ContactServices, ctx: dict[str, Any], name: str) -> None:
+def confirm_again(svc: ContactServices, world: World, name: str) -> None:
     head = svc.store.head_position()
     with pytest.raises(ContactRuleViolation):
-        confirm_candidate(svc, ctx["task_id"], ctx["candidate_id"])
+        confirm_candidate(svc, world.task_id, world.candidate_id)
     assert svc.store.head_position() == head
 
 

@@ -21,7 +21,7 @@ from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app as cli
 from jobctrl.testing.runtime.api_seed import project
 
-from .conftest import CareersSite
+from .conftest import CareersSite, World
 
 pytestmark = pytest.mark.both_databases
 scenarios("contact/review.feature")
@@ -48,8 +48,8 @@ def _cli(*args: str) -> Any:
     return CliRunner().invoke(cli, ["contacts", *args])
 
 
-def _by_name(svc: ContactServices, ctx: dict[str, Any], name: str) -> str:
-    task = svc.tasks.get(ctx["task_id"])
+def _by_name(svc: ContactServices, world: World, name: str) -> str:
+    task = svc.tasks.get(world.task_id)
     return next(
         cid
         for cid, c in task.candidates.items()
@@ -58,28 +58,28 @@ def _by_name(svc: ContactServices, ctx: dict[str, Any], name: str) -> str:
 
 
 @given("the research read the team page the user supplied")
-def research_read(svc: ContactServices, site: CareersSite, ctx: dict[str, Any], database: Database) -> None:
+def research_read(svc: ContactServices, site: CareersSite, world: World, database: Database) -> None:
     urls = [f"{site.base}/team"]
     policy = SourceAccessPolicy(allowlist_from(urls), allow_loopback_for_tests=True)
-    asyncio.run(run_research(svc, ctx["task_id"], urls, policy))
-    ctx["names"] = {name: _by_name(svc, ctx, name) for name in ("Jane Doe", "Bob Smith")}
+    asyncio.run(run_research(svc, world.task_id, urls, policy))
+    world.candidates = {name: _by_name(svc, world, name) for name in ("Jane Doe", "Bob Smith")}
     project(database)
 
 
 @when("the user lists contact research through the API")
-def list_api(client: TestClient, ctx: dict[str, Any]) -> None:
+def list_api(client: TestClient, world: World) -> None:
     response = client.get("/v1/contacts/research")
     assert response.status_code == 200, response.text
-    ctx["listed"] = response.json()
+    world.listed = response.json()
 
 
 @then(parsers.parse('task "{task_id}" is listed as needing review with {count:d} candidates'))
-def listed(ctx: dict[str, Any], task_id: str, count: int) -> None:
-    [item] = ctx["listed"]["items"]
+def listed(world: World, task_id: str, count: int) -> None:
+    [item] = world.listed["items"]
     assert (item["taskId"], item["status"], item["candidates"], item["employer"]) == (
         task_id, "needs_review", count, "Acme",
     )  # fmt: skip
-    assert ctx["listed"]["total"] == 1
+    assert world.listed["total"] == 1
 
 
 def _review(client: TestClient, task_id: str) -> dict[str, dict[str, Any]]:
@@ -106,18 +106,18 @@ def cli_lists(task_id: str, name: str) -> None:
 
 
 @when(parsers.parse('the user confirms "{name}" through the API'))
-def confirm_api(client: TestClient, ctx: dict[str, Any], name: str) -> None:
-    cid = ctx["names"][name]
-    response = client.post(f"/v1/contacts/research/{ctx['task_id']}/candidates/{cid}/confirm")
+def confirm_api(client: TestClient, world: World, name: str) -> None:
+    cid = world.candidates[name]
+    response = client.post(f"/v1/contacts/research/{world.task_id}/candidates/{cid}/confirm")
     assert response.status_code == 201, response.text
     assert response.json() == {
-        "taskId": ctx["task_id"], "candidateId": cid, "status": "confirmed", "contactId": cid,
+        "taskId": world.task_id, "candidateId": cid, "status": "confirmed", "contactId": cid,
     }  # fmt: skip
 
 
 @when(parsers.parse('the user rejects "{name}" through the command line'))
-def reject_cli(ctx: dict[str, Any], name: str) -> None:
-    result = _cli("reject", ctx["task_id"], ctx["names"][name], "--reason", "wrong_team")
+def reject_cli(world: World, name: str) -> None:
+    result = _cli("reject", world.task_id, world.candidates[name], "--reason", "wrong_team")
     assert result.exit_code == 0, result.output
 
 
@@ -127,20 +127,20 @@ def reject_cli(ctx: dict[str, Any], name: str) -> None:
         " longer be read"
     )
 )
-def review_decided(client: TestClient, ctx: dict[str, Any], task_id: str, name: str) -> None:
+def review_decided(client: TestClient, world: World, task_id: str, name: str) -> None:
     candidates = _review(client, task_id)
-    assert (candidates[ctx["names"][name]]["status"], candidates[ctx["names"][name]]["name"]) == (
+    assert (candidates[world.candidates[name]]["status"], candidates[world.candidates[name]]["name"]) == (
         "confirmed",
         name,
     )
-    rejected = candidates[ctx["names"]["Bob Smith"]]
+    rejected = candidates[world.candidates["Bob Smith"]]
     assert (rejected["status"], rejected["name"], rejected["email"]) == ("rejected", None, None)
 
 
 @then(parsers.parse('a contact exists for "{kept}" and none for "{dropped}"'))
-def contacts_exist(svc: ContactServices, ctx: dict[str, Any], kept: str, dropped: str) -> None:
-    assert svc.contacts.get(ctx["names"][kept]).exists
-    assert svc.contacts.load(ctx["names"][dropped]) is None
+def contacts_exist(svc: ContactServices, world: World, kept: str, dropped: str) -> None:
+    assert svc.contacts.get(world.candidates[kept]).exists
+    assert svc.contacts.load(world.candidates[dropped]) is None
     [rejection] = svc.store.read_all(types=["ContactCandidateRejected"])
     assert svc.store.registry.decode(rejection).reason == "wrong_team"  # type: ignore[attr-defined]
 
@@ -151,10 +151,10 @@ def _refused(svc: ContactServices, response: Any, status: int) -> None:
 
 
 @then("confirming the rejected candidate through the API answers 409 and writes nothing")
-def confirm_rejected(client: TestClient, svc: ContactServices, ctx: dict[str, Any]) -> None:
+def confirm_rejected(client: TestClient, svc: ContactServices, world: World) -> None:
     head = svc.store.head_position()
-    cid = ctx["names"]["Bob Smith"]
-    _refused(svc, client.post(f"/v1/contacts/research/{ctx['task_id']}/candidates/{cid}/confirm"), 409)
+    cid = world.candidates["Bob Smith"]
+    _refused(svc, client.post(f"/v1/contacts/research/{world.task_id}/candidates/{cid}/confirm"), 409)
     assert svc.store.head_position() == head
 
 
@@ -172,18 +172,18 @@ def confirm_unknown_candidate(client: TestClient, svc: ContactServices, cid: str
 @then(
     parsers.parse('confirming a candidate of task "{task_id}" through the API answers 404 and writes nothing')
 )
-def confirm_unknown_task(client: TestClient, svc: ContactServices, ctx: dict[str, Any], task_id: str) -> None:
+def confirm_unknown_task(client: TestClient, svc: ContactServices, world: World, task_id: str) -> None:
     head = svc.store.head_position()
-    cid = ctx["names"]["Jane Doe"]
+    cid = world.candidates["Jane Doe"]
     _refused(svc, client.post(f"/v1/contacts/research/{task_id}/candidates/{cid}/confirm"), 404)
     assert svc.store.head_position() == head
 
 
 @then(parsers.parse('rejecting with the reason "{reason}" through the API answers 422 and writes nothing'))
-def reject_bad_reason(client: TestClient, svc: ContactServices, ctx: dict[str, Any], reason: str) -> None:
+def reject_bad_reason(client: TestClient, svc: ContactServices, world: World, reason: str) -> None:
     head = svc.store.head_position()
-    cid = ctx["names"]["Jane Doe"]
-    url = f"/v1/contacts/research/{ctx['task_id']}/candidates/{cid}/reject"
+    cid = world.candidates["Jane Doe"]
+    url = f"/v1/contacts/research/{world.task_id}/candidates/{cid}/reject"
     _refused(svc, client.post(url, json={"reason": reason}), 422)
     assert svc.store.head_position() == head
 
