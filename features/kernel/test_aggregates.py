@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -60,9 +61,26 @@ def _on_both_databases(db_kind: str) -> str:
     return db_kind
 
 
+@dataclass
+class World:
+    """What an aggregates scenario holds: the loaded copies of a job, a stale copy, the repository that
+    snapshots, and the conflict a save raised."""
+
+    copies: tuple[Job, Job] | None = None
+    stale: Job | None = None
+    snapshotting: AggregateRepository[Job] | None = None
+    error: ConcurrencyConflict | None = None
+
+    def try_save(self, action: Callable[[], object]) -> None:
+        try:
+            action()
+        except ConcurrencyConflict as exc:
+            self.error = exc
+
+
 @pytest.fixture
-def ctx() -> dict[str, Any]:
-    return {}
+def world() -> World:
+    return World()
 
 
 @given("an empty job log", target_fixture="repo")
@@ -83,33 +101,30 @@ def discovered_and_hidden(repo: AggregateRepository[Job], job_id: str, employer:
 
 
 @given(parsers.parse('two copies of job "{job_id}" are loaded'))
-def two_copies(repo: AggregateRepository[Job], ctx: dict[str, Any], job_id: str) -> None:
-    ctx["copies"] = (repo.get(job_id), repo.get(job_id))
-
-
-def _try_save(ctx: dict[str, Any], action: Any) -> None:
-    try:
-        action()
-    except ConcurrencyConflict as exc:
-        ctx["error"] = exc
+def two_copies(repo: AggregateRepository[Job], world: World, job_id: str) -> None:
+    world.copies = (repo.get(job_id), repo.get(job_id))
 
 
 @when(parsers.parse('the first copy hides the job as "{reason}" and is saved'))
-def first_saves(repo: AggregateRepository[Job], ctx: dict[str, Any], reason: str) -> None:
-    ctx["copies"][0].hide(reason)
-    repo.save(ctx["copies"][0])
+def first_saves(repo: AggregateRepository[Job], world: World, reason: str) -> None:
+    assert world.copies is not None
+    first, _ = world.copies
+    first.hide(reason)
+    repo.save(first)
 
 
 @when(parsers.parse('the second copy hides the job as "{reason}" and is saved'))
-def second_saves(repo: AggregateRepository[Job], ctx: dict[str, Any], reason: str) -> None:
-    ctx["copies"][1].hide(reason)
-    _try_save(ctx, lambda: repo.save(ctx["copies"][1]))
+def second_saves(repo: AggregateRepository[Job], world: World, reason: str) -> None:
+    assert world.copies is not None
+    _, second = world.copies
+    second.hide(reason)
+    world.try_save(lambda: repo.save(second))
 
 
 @then("the second save is refused as a concurrency conflict")
 @then("the save is refused as a concurrency conflict")
-def refused(ctx: dict[str, Any]) -> None:
-    assert isinstance(ctx.get("error"), ConcurrencyConflict)
+def refused(world: World) -> None:
+    assert isinstance(world.error, ConcurrencyConflict)
 
 
 @then(parsers.parse('job "{job_id}" is at version {version:d} with reasons "{reasons}"'))
@@ -125,7 +140,7 @@ def job_state(repo: AggregateRepository[Job], job_id: str, version: int, reasons
     )
 )
 def saved_with_snapshots(
-    repo: AggregateRepository[Job], ctx: dict[str, Any], job_id: str, times: int, interval: int
+    repo: AggregateRepository[Job], world: World, job_id: str, times: int, interval: int
 ) -> None:
     snapshotting = AggregateRepository.for_class(repo.store, Job, clock=CLOCK, snapshot_interval=interval)
     job = Job(job_id)
@@ -134,7 +149,7 @@ def saved_with_snapshots(
     for n in range(times):
         job.hide(f"reason {n}")
         snapshotting.save(job)
-    ctx["snapshotting"] = snapshotting
+    world.snapshotting = snapshotting
 
 
 @then(parsers.parse('snapshots of job "{job_id}" are stored at version {version:d}'))
@@ -147,29 +162,29 @@ def snapshots_stored(repo: AggregateRepository[Job], job_id: str, version: int) 
 
 
 @then(parsers.parse('job "{job_id}" loaded from its snapshot equals job "{same}" replayed from its events'))
-def snapshot_equals_replay(
-    repo: AggregateRepository[Job], ctx: dict[str, Any], job_id: str, same: str
-) -> None:
-    from_snapshot, replayed = ctx["snapshotting"].get(job_id), repo.get(same)
+def snapshot_equals_replay(repo: AggregateRepository[Job], world: World, job_id: str, same: str) -> None:
+    assert world.snapshotting is not None
+    from_snapshot, replayed = world.snapshotting.get(job_id), repo.get(same)
     assert vars(from_snapshot) == vars(replayed)
     assert replayed.version == 5 and replayed.reasons == [f"reason {n}" for n in range(4)]
 
 
 @given(parsers.parse('a copy of job "{job_id}" that is one event behind'))
-def stale_copy(repo: AggregateRepository[Job], ctx: dict[str, Any], job_id: str) -> None:
+def stale_copy(repo: AggregateRepository[Job], world: World, job_id: str) -> None:
     stale = repo.get(job_id)
     current = repo.get(job_id)
     current.hide("moved on")
     repo.save(current)
     stale.hide("too late")
-    ctx["stale"] = stale
+    world.stale = stale
 
 
 @when(parsers.parse('job "{job_id}" is discovered and saved together with the stale copy of "{other}"'))
-def save_together(repo: AggregateRepository[Job], ctx: dict[str, Any], job_id: str, other: str) -> None:
-    fresh = Job(job_id)
+def save_together(repo: AggregateRepository[Job], world: World, job_id: str, other: str) -> None:
+    assert world.stale is not None
+    fresh, stale = Job(job_id), world.stale
     fresh.discover("Delta")
-    _try_save(ctx, lambda: save_all(repo.store, [(repo, fresh), (repo, ctx["stale"])]))
+    world.try_save(lambda: save_all(repo.store, [(repo, fresh), (repo, stale)]))
 
 
 @then(parsers.parse('job "{job_id}" does not exist'))

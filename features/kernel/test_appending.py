@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -11,7 +12,7 @@ from pytest_bdd import given, parsers, scenarios, then, when
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
-from jobctrl.kernel.store import AppendRequest, ConcurrencyConflict, Database, EventStore
+from jobctrl.kernel.store import AppendRequest, AppendResult, ConcurrencyConflict, Database, EventStore
 
 pytestmark = pytest.mark.both_databases
 scenarios("kernel/appending.feature")
@@ -41,9 +42,27 @@ def _on_both_databases(db_kind: str) -> str:
     return db_kind
 
 
+@dataclass
+class World:
+    """What an appending scenario has done: the batch it appended first and where it landed, the last
+    append's result or conflict, and the ids of the events in the order they were appended."""
+
+    batch: tuple[str, list[NewEvent]] | None = None
+    first: AppendResult | None = None
+    result: AppendResult | list[AppendResult] | None = None
+    error: ConcurrencyConflict | None = None
+    order: list[str] = field(default_factory=list)
+
+    def attempt(self, action: Callable[[], AppendResult | list[AppendResult]]) -> None:
+        try:
+            self.result = action()
+        except ConcurrencyConflict as exc:
+            self.error = exc
+
+
 @pytest.fixture
-def ctx() -> dict[str, Any]:
-    return {}
+def world() -> World:
+    return World()
 
 
 @given("an empty job log", target_fixture="store")
@@ -60,30 +79,24 @@ def appended(store: EventStore, count: int, stream: str) -> None:
 
 
 @given(parsers.parse('a batch of {count:d} JobDiscovered events was appended to stream "{stream}"'))
-def appended_batch(store: EventStore, ctx: dict[str, Any], count: int, stream: str) -> None:
-    ctx["batch"] = (stream, _events(count))
-    ctx["first"] = store.append(stream, 0, ctx["batch"][1])
-
-
-def _attempt(ctx: dict[str, Any], action: Any) -> None:
-    try:
-        ctx["result"] = action()
-    except ConcurrencyConflict as exc:
-        ctx["error"] = exc
+def appended_batch(store: EventStore, world: World, count: int, stream: str) -> None:
+    world.batch = (stream, _events(count))
+    world.first = store.append(stream, 0, world.batch[1])
 
 
 @when(
     parsers.parse('{count:d} JobDiscovered events are appended to stream "{stream}" expecting version {v:d}')
 )
 @when(parsers.parse('{count:d} JobDiscovered event is appended to stream "{stream}" expecting version {v:d}'))
-def append_expecting(store: EventStore, ctx: dict[str, Any], count: int, stream: str, v: int) -> None:
-    _attempt(ctx, lambda: store.append(stream, v, _events(count)))
+def append_expecting(store: EventStore, world: World, count: int, stream: str, v: int) -> None:
+    world.attempt(lambda: store.append(stream, v, _events(count)))
 
 
 @when("the same batch is appended again")
-def append_again(store: EventStore, ctx: dict[str, Any]) -> None:
-    stream, batch = ctx["batch"]
-    ctx["result"] = store.append(stream, 0, batch)
+def append_again(store: EventStore, world: World) -> None:
+    assert world.batch is not None
+    stream, batch = world.batch
+    world.result = store.append(stream, 0, batch)
 
 
 @when(
@@ -92,19 +105,19 @@ def append_again(store: EventStore, ctx: dict[str, Any]) -> None:
         'and to stream "{b}" expecting version {vb:d}'
     )
 )
-def append_two(store: EventStore, ctx: dict[str, Any], a: str, va: int, b: str, vb: int) -> None:
-    _attempt(
-        ctx, lambda: store.append_batch([AppendRequest(a, va, _events(1)), AppendRequest(b, vb, _events(1))])
+def append_two(store: EventStore, world: World, a: str, va: int, b: str, vb: int) -> None:
+    world.attempt(
+        lambda: store.append_batch([AppendRequest(a, va, _events(1)), AppendRequest(b, vb, _events(1))])
     )
 
 
 @when(parsers.parse('events are appended to streams "a", "b", "a", "c" in that order'))
-def append_interleaved(store: EventStore, ctx: dict[str, Any]) -> None:
-    ctx["order"] = []
+def append_interleaved(store: EventStore, world: World) -> None:
+    world.order = []
     for stream in ["a", "b", "a", "c"]:
         [new] = _events(1)
         store.append(stream, None, [new])
-        ctx["order"].append(new.event_id)
+        world.order.append(new.event_id)
 
 
 @then(parsers.parse('stream "{stream}" is at version {version:d}'))
@@ -119,18 +132,19 @@ def log_holds(store: EventStore, count: int) -> None:
 
 
 @then("the append is refused as a concurrency conflict")
-def refused(ctx: dict[str, Any]) -> None:
-    assert isinstance(ctx.get("error"), ConcurrencyConflict)
+def refused(world: World) -> None:
+    assert isinstance(world.error, ConcurrencyConflict)
 
 
 @then("the retry reports the stored positions")
-def stored_positions(ctx: dict[str, Any]) -> None:
-    assert ctx["result"].idempotent_replay and ctx["result"].positions == ctx["first"].positions
+def stored_positions(world: World) -> None:
+    assert isinstance(world.result, AppendResult) and world.first is not None
+    assert world.result.idempotent_replay and world.result.positions == world.first.positions
 
 
 @then("reading the whole log returns them in that order with growing positions")
-def whole_log(store: EventStore, ctx: dict[str, Any]) -> None:
+def whole_log(store: EventStore, world: World) -> None:
     rows = store.read_all()
-    assert [r.meta().event_id for r in rows] == ctx["order"]
+    assert [r.meta().event_id for r in rows] == world.order
     positions = [r.position for r in rows]
     assert positions == sorted(positions) and len(set(positions)) == len(positions)
