@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.scoring.domain.formula import compute_fit
+from jobctrl.scoring.domain.formula import FitResult, compute_fit
 from jobctrl.scoring.domain.ledger import Fit, LedgerRow, RequirementKind, Tier
 
 scenarios("scoring/requirement_fit.feature")
 
 TIERS = {"must": Tier.MUST_HAVE, "nice": Tier.NICE_TO_HAVE}
+
+
+@dataclass
+class Outcome:
+    """What computing the fit gave: the result, or the refusal."""
+
+    fit: FitResult | None = None
+    error: JobCtrlError | None = None
 
 
 def _row(index: int, spec: str) -> LedgerRow:
@@ -36,23 +44,23 @@ def a_ledger(rows: str) -> list[LedgerRow]:
 
 
 @when("the fit is computed", target_fixture="outcome")
-def compute(ledger: list[LedgerRow]) -> dict[str, Any]:
+def compute(ledger: list[LedgerRow]) -> Outcome:
     try:
-        return {"fit": compute_fit(ledger)}
+        return Outcome(fit=compute_fit(ledger))
     except JobCtrlError as exc:
-        return {"error": exc}
+        return Outcome(error=exc)
 
 
 @then(parsers.parse("the score is {score:d}"))
-def score_is(outcome: dict[str, Any], score: int) -> None:
-    assert outcome["fit"].score == score
+def score_is(outcome: Outcome, score: int) -> None:
+    assert outcome.fit is not None and outcome.fit.score == score
 
 
 @then("the score was capped by a blocker")
-def capped(outcome: dict[str, Any]) -> None:
-    assert outcome["fit"].capped_by_blocker and outcome["fit"].raw_score > 4
+def capped(outcome: Outcome) -> None:
+    assert outcome.fit is not None and outcome.fit.capped_by_blocker and outcome.fit.raw_score > 4
 
 
 @then(parsers.parse('the ledger is refused with "{code}"'))
-def refused(outcome: dict[str, Any], code: str) -> None:
-    assert outcome["error"].code == code
+def refused(outcome: Outcome, code: str) -> None:
+    assert outcome.error is not None and outcome.error.code == code
