@@ -36,6 +36,16 @@ def test_a_job_like_the_control_is_neither_lost_nor_duplicated_and_a_retried_att
     assert ledger.job("a")["JobScored"] == 1 and "StageStarted" not in ledger.job("a")
 
 
+def test_an_attempt_settled_by_its_own_retry_is_not_a_duplicate() -> None:
+    # A killed Score attempt is settled by the retry of the same workflow run (ADR 0307): the stage
+    # is failed OWNER_RECONCILED_UNCOMMITTED, reset and started again, then completes once.
+    retry = [_event("stages-b", t) for t in ("StageStarted", "StageFailed", "StageReset")]
+    ledger = Ledger([*_job("a"), *retry, *_job("b")])
+    ledger.compare(ledger.job("a"), ledger.job("b"))
+    assert (ledger.lost, ledger.duplicated) == (0, 0)
+    assert ledger.job("b")["StageCompleted"] == 1
+
+
 def test_a_missing_score_is_lost_and_a_second_one_duplicated_whoever_recorded_it() -> None:
     missing = [e for e in _job("b") if e.event_type != "JobScored"]
     ledger = Ledger([*_job("a"), *missing, *_job("c"), _event("score-c", "JobScored", tenant="t9")])
