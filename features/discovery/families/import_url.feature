@@ -93,6 +93,16 @@ Feature: One job from a URL
     When Discover runs on my sources again
     Then the imported job is a member of the first Discover run only
 
+  Scenario: the next Discover plan reads the import queue and its jobs' memberships, not the whole log
+    Given a Workday stand-in serving 40 postings of "Acme Aerospace" as "acme/External"
+    And I ran "jobctrl sources add workday https://acme.wd5.myworkdayjobs.com/External --api-base {server} --name 'Acme Aerospace'"
+    And Discover ran on my sources
+    And a careers page at "/careers/jobs/staff-engineer" carrying a JobPosting "Staff Engineer" of "Initech"
+    And I ran "jobctrl jobs add {server}/careers/jobs/staff-engineer"
+    When the next Discover run's plan looks for queued imports
+    Then it finds the imported job only
+    And it read only the import queue and the imported job's memberships, among 41 jobs in the log
+
   Scenario Outline: the API refuses a URL it cannot import with a typed error and writes nothing
     Given a SmartRecruiters stand-in serving 3 postings of "Acme Aerospace" as "AcmeAero"
     And the stand-in answers 503

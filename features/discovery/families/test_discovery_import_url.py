@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from pytest_bdd import given, parsers, scenarios, then, when
 
 from jobctrl.discovery.sample_board.server import Route
 from jobctrl.discovery.sample_board.vendors import workday_external_path
+from jobctrl.discovery.use_cases.queued_imports import IMPORT_QUEUE, unprepared_imports
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
 from jobctrl.runtime.api.app import ApiConfig, create_app
@@ -137,3 +141,48 @@ def imported_member(store: EventStore) -> None:
 @then("the imported job is a member of the first Discover run only")
 def imported_member_once(store: EventStore) -> None:
     assert [run for run, _job, _cohort in _imported_members(store)] == ["run-1"]
+
+
+@dataclass
+class PlanRead:
+    found: list[str]
+    reads: list[tuple[str, list[object]]]  # each SELECT on the log, with its bound values
+
+
+@when("the next Discover run's plan looks for queued imports", target_fixture="plan_read")
+def plan_reads(store: EventStore) -> PlanRead:
+    reads: list[tuple[str, list[object]]] = []
+
+    def seen(_conn: object, _cursor: object, statement: str, params: Any, *_rest: object) -> None:
+        if "FROM job_events" in statement:
+            reads.append((statement, list(params.values() if isinstance(params, dict) else params)))
+
+    sa.event.listen(store.db.engine, "before_cursor_execute", seen)
+    try:
+        found = unprepared_imports(store)
+    finally:
+        sa.event.remove(store.db.engine, "before_cursor_execute", seen)
+    return PlanRead(found, reads)
+
+
+@then("it finds the imported job only")
+def finds_imported(plan_read: PlanRead, store: EventStore) -> None:
+    [imported] = [job.job_id for job in jobs(store) if job.metadata.get("importedUrl")]
+    assert plan_read.found == [imported]
+
+
+_BOUNDED = "it read only the import queue and the imported job's memberships, among {n:d} jobs in the log"
+
+
+@then(parsers.parse(_BOUNDED))
+def read_bounded(plan_read: PlanRead, store: EventStore, n: int) -> None:
+    all_jobs = jobs(store)
+    assert len(all_jobs) == n  # the Discover run's jobs are in the log, linked to its execution ...
+    [imported] = [job.job_id for job in all_jobs if job.metadata.get("importedUrl")]
+    others = {job.job_id for job in all_jobs} - {imported}
+    assert len(plan_read.reads) == 2, plan_read.reads  # ... yet the plan read the queue, then one job
+    (queue_sql, queue_args), (members_sql, members_args) = plan_read.reads
+    assert "job_events.stream_id =" in queue_sql and IMPORT_QUEUE in queue_args
+    assert "job_events.job_id IN" in members_sql and imported in members_args
+    assert not others & set(members_args)
+    assert all("job_events.position >" not in sql for sql, _args in plan_read.reads)  # no log scan

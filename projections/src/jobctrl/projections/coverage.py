@@ -80,6 +80,10 @@ NOT_PROJECTED: dict[str, str] = {
         "a broad-board search unit's completion within one run, read by the broad-board crawl to resume"
         " at the next unit (ADR 0285); its postings' own observations feed the read models"
     ),
+    "JobImportQueued": (
+        "the import queue a Discover plan reads to take up URL-imported jobs (ADR 0309); the job's own"
+        " JobDiscovered and its execution membership feed the read models"
+    ),
     "DuplicateJobLinked": _JOB_VIEWS,
     "DuplicateJobLinkRejected": _JOB_VIEWS,
     "SourceLocationCandidateDiscovered": _SOURCES,

@@ -318,6 +318,16 @@ class BroadBoardUnitCompleted(DomainEvent, frozen=True):
     completed_at: str
 
 
+class JobImportQueued(DomainEvent, frozen=True):
+    """A job imported from a URL waits for the next Discover execution to take it up (ADR 0309).
+    Written with the job's ``JobDiscovered``, on the one import-queue stream."""
+
+    event_type = "JobImportQueued"
+    job_id: str
+    url: str
+    queued_at: str
+
+
 EVENTS: tuple[type[DomainEvent], ...] = (
     JobDiscovered,
     JobUpdated,
@@ -347,6 +357,7 @@ EVENTS: tuple[type[DomainEvent], ...] = (
     SourceRemoved,
     SourceCrawlRecorded,
     BroadBoardUnitCompleted,
+    JobImportQueued,
 )
 
 

@@ -148,6 +148,8 @@ APPENDED_EVENT_NAMES: tuple[str, ...] = (
     "OutreachReplyRecorded",
     # discovery: a broad-board search unit done in a run, so a resumed run skips it (ADR 0285)
     "BroadBoardUnitCompleted",
+    # discovery: a URL-imported job queued for the next Discover execution (ADR 0309)
+    "JobImportQueued",
 )
 
 CANONICAL_EVENT_NAMES: tuple[str, ...] = REFERENCE_EVENT_NAMES + APPENDED_EVENT_NAMES

@@ -1,30 +1,46 @@
-"""The jobs imported from a URL that no Discover execution has taken up yet (ADR 0286).
+"""The jobs imported from a URL that no Discover execution has taken up yet (ADR 0286, ADR 0309).
 
-A URL import records its job with ``importedUrl`` in the job's metadata.  Until the job is a member of
-a Discover execution it is queued: the next execution's plan links it as observed, and its terminal
-enrichment and preparation fan-out prepare it like any posting the run found.  Read from the store's
-own facts (``JobDiscovered`` and ``DiscoveryExecutionMemberLinked``), in pages.
+A URL import records its job with ``importedUrl`` in the job's metadata and, in the same commit, a
+``JobImportQueued`` on the one import-queue stream.  Until the job is a member of a Discover execution
+it is queued: the next execution's plan links it as observed, and its terminal enrichment and
+preparation fan-out prepare it like any posting the run found.
+
+Read bounded by the imports, never by the log (ADR 0309): the queue stream, then the queued jobs'
+own ``DiscoveryExecutionMemberLinked`` events through the store's ``job_id`` index.
 """
 
 from __future__ import annotations
 
-from jobctrl.discovery.events import DiscoveryExecutionMemberLinked, JobDiscovered
+from datetime import datetime
+
+from jobctrl.discovery.events import DiscoveryExecutionMemberLinked, JobImportQueued
+from jobctrl.kernel.clock import isoformat
+from jobctrl.kernel.events import NewEvent
+from jobctrl.kernel.ids import deterministic_id
 from jobctrl.kernel.store import EventStore
 
-_TYPES = [JobDiscovered.event_type, DiscoveryExecutionMemberLinked.event_type]
-PAGE = 2000
+IMPORT_QUEUE = "discovery-import-queue"
+
+
+def queued_import(job_id: str, url: str, now: datetime, tenant_id: str) -> NewEvent:
+    """The queue entry of a job a URL import just created (written with its ``JobDiscovered``)."""
+    event = JobImportQueued(job_id=job_id, url=url, queued_at=isoformat(now))
+    return NewEvent.of(
+        event, occurred_at=now, tenant_id=tenant_id, event_id=deterministic_id("import-queued", job_id)
+    )
 
 
 def unprepared_imports(store: EventStore) -> list[str]:
-    imported: dict[str, None] = {}
+    queued: dict[str, None] = {}
+    for row in store.read_stream(IMPORT_QUEUE):
+        event = store.registry.decode(row)
+        assert isinstance(event, JobImportQueued)
+        queued.setdefault(event.job_id, None)
+    if not queued:
+        return []
     linked: set[str] = set()
-    after = 0
-    while rows := store.read_all(after=after, limit=PAGE, types=_TYPES):
-        for row in rows:
-            event = store.registry.decode(row)
-            if isinstance(event, JobDiscovered) and event.metadata.get("importedUrl"):
-                imported.setdefault(event.job_id, None)
-            elif isinstance(event, DiscoveryExecutionMemberLinked):
-                linked.add(event.job_id)
-        after = rows[-1].position
-    return [job_id for job_id in imported if job_id not in linked]
+    for row in store.read_jobs(list(queued), [DiscoveryExecutionMemberLinked.event_type]):
+        link = store.registry.decode(row)
+        assert isinstance(link, DiscoveryExecutionMemberLinked)
+        linked.add(link.job_id)
+    return [job_id for job_id in queued if job_id not in linked]

@@ -16,6 +16,7 @@ from jobctrl.discovery.domain.identity import CanonicalIdentity, resolve_identit
 from jobctrl.discovery.domain.identity_claim import IdentityClaim, claim_id_for
 from jobctrl.discovery.domain.job import Job
 from jobctrl.discovery.domain.urls import normalize_url
+from jobctrl.discovery.use_cases.queued_imports import IMPORT_QUEUE, queued_import
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.ids import LOCAL_TENANT, deterministic_id, new_job_id
@@ -78,7 +79,9 @@ class _Recorder:
         self.workflow_id = workflow_id
         self.jobs = AggregateRepository.for_class(store, Job, clock=clock, tenant_id=tenant_id)
         self.claims = AggregateRepository.for_class(store, IdentityClaim, clock=clock, tenant_id=tenant_id)
-        self.at = isoformat(clock.now())
+        self.now = clock.now()
+        self.at = isoformat(self.now)
+        self.tenant_id = tenant_id
         self.observed_url = normalize_url(posting.posting_url)
         self.observation_id = deterministic_id(
             "observation", run_id, posting.source_id, posting.native_id or self.observed_url
@@ -130,6 +133,10 @@ class _Recorder:
             with self.store.transaction() as tx:
                 self.jobs.save(job, tx=tx, workflow_id=self.workflow_id)
                 self.claims.save(claim, tx=tx, workflow_id=self.workflow_id)
+                if "importedUrl" in metadata:
+                    # Queued with the job, in one commit: the next Discover plan reads the queue (ADR 0309).
+                    queued = queued_import(job.id, metadata["importedUrl"], self.now, self.tenant_id)
+                    tx.append(IMPORT_QUEUE, None, [queued])
         except ConcurrencyConflict:
             return None
         catalog.add(
