@@ -20,10 +20,12 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email import message_from_bytes
 from email import policy as email_policy
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -208,9 +210,11 @@ def world(pytestconfig: pytest.Config, tmp_path: Path, worker_pycache: Path) -> 
 # -- background -------------------------------------------------------------------------------------
 @given("a local SMTP server with STARTTLS and a login that counts accepted messages")
 def _smtp(world: World) -> None:
-    context = counting_smtp_server(world.tmp, username=SMTP_USER, password=SMTP_PASSWORD)
-    world.smtp = context.__enter__()
-    world.closers.append(lambda: context.__exit__(None, None, None))
+    stack = ExitStack()
+    world.smtp = stack.enter_context(
+        counting_smtp_server(world.tmp, username=SMTP_USER, password=SMTP_PASSWORD)
+    )
+    world.closers.append(stack.close)
 
 
 @given("a JobCtrl home whose settings send email applications through that server")
@@ -316,13 +320,13 @@ def _shows(world: World) -> None:
     )
     for role in ("resume", "cover"):
         frame = card.locator(f'iframe[data-role="{role}"]')
-        until(lambda f=frame: f.get_attribute("data-loaded"), f"the {role} PDF to load", timeout=30)
+        until(partial(frame.get_attribute, "data-loaded"), f"the {role} PDF to load", timeout=30)
         assert frame.get_attribute("data-loaded") == "application/pdf"
     # The viewer's pages are not in the DOM: the words of the same PDFs are shown beside them.
     expected = {"resume": str(SAMPLE_PROFILE["name"]), "cover": "Globex"}
     for role, words in expected.items():
         shown = card.locator(f'pre[data-role="{role}-text"]')
-        until(lambda s=shown: s.get_attribute("data-loaded"), f"the {role} text to load", timeout=30)
+        until(partial(shown.get_attribute, "data-loaded"), f"the {role} text to load", timeout=30)
         assert shown.is_visible() and shown.get_attribute("data-loaded") != "error", shown.inner_text()
         assert words in shown.inner_text() and "page 1 of" in shown.inner_text(), shown.inner_text()
     assert world.page is not None
@@ -379,7 +383,7 @@ def _sent_once(world: World, recipient: str) -> None:
     envelope = smtp.accepted[0]
     assert envelope.rcpt_tos == [recipient] and smtp.logins == [SMTP_USER]
     mail = message_from_bytes(envelope.original_content or b"", policy=email_policy.default)
-    names = [part.get_filename() for part in mail.iter_attachments()]  # type: ignore[attr-defined]
+    names = [part.get_filename() for part in mail.iter_attachments()]
     assert names == ["resume.pdf"]
     types = world.types()
     assert types.count("ApplySubmitIntended") == 1 and types.count("ApplicationSubmitted") == 1

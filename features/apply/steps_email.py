@@ -133,7 +133,7 @@ def smtp_received(world: World, smtp: tuple[Inbox, int], count: int, recipient: 
         assert envelope.rcpt_tos == [recipient]  # the envelope goes to the approved address only
         mail = message_from_bytes(envelope.content, policy=email_policy.default)
         assert mail["To"] == recipient and mail["Cc"] is None and mail["Bcc"] is None
-        attachments = list(mail.iter_attachments())  # type: ignore[attr-defined]
+        attachments = list(mail.iter_attachments())
         assert len(attachments) == 1 and attachments[0].get_content() == Artifacts().read(artifact)
 
 

@@ -3,6 +3,7 @@ starts from, and the stand-ins at the system edge (a scripted browser, artifacts
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,7 +40,7 @@ class PortZeroController(Controller):
     listens (no bind-then-release probe that another process could race)."""
 
     def _trigger_server(self) -> None:
-        assert self.server is not None
+        assert isinstance(self.server, asyncio.Server)  # what loop.create_server returned; it has sockets
         self.port = int(self.server.sockets[0].getsockname()[1])
         super()._trigger_server()  # type: ignore[no-untyped-call]
 
@@ -116,8 +117,17 @@ class World:
     def types(self) -> list[str]:
         return [e.event_type for e in self.store.read_all(limit=10_000)]
 
-    def claim(self, job: str, run: str, *, dry_run: bool, worker_id: str = "w1", **options: bool) -> Any:
-        """Claim an apply run of ``job`` the way every scenario does (options: ``email``, ``batch``)."""
+    def claim(
+        self,
+        job: str,
+        run: str,
+        *,
+        dry_run: bool,
+        worker_id: str = "w1",
+        email: bool = False,
+        batch: bool = False,
+    ) -> Any:
+        """Claim an apply run of ``job`` the way every scenario does (by email, in a batch, or neither)."""
         return claim_apply(
             self.store,
             self.facts[job],
@@ -127,7 +137,8 @@ class World:
             model="none",
             dry_run=dry_run,
             clock=self.clock,
-            **options,
+            email=email,
+            batch=batch,
         )
 
 

@@ -25,6 +25,7 @@ import uvicorn
 from pytest_bdd import given, parsers, scenarios, then, when
 from temporalio.client import Client
 
+from jobctrl.discovery.events import DiscoveryRunStarted
 from jobctrl.discovery.sample_board.server import LocalHttpServer
 from jobctrl.discovery.sample_board.vendors import install_workday, workday_external_path
 from jobctrl.domain_types import registry
@@ -41,6 +42,7 @@ from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
 from jobctrl.runtime.telemetry.heartbeat import fresh_heartbeats
 from jobctrl.testing.runtime.server import shared_dev_server, shared_worker_pycache, worker_bytecode_env
+from jobctrl.testing.stored import events_of
 
 from .families.conftest import postings_of
 
@@ -199,7 +201,7 @@ def _completed(world: World) -> None:
     assert (outcome.families, outcome.failed_families, outcome.observed_jobs) == ([], [], 0), outcome
     assert outcome.preparation_workflows_started == 1, outcome
     store = EventStore(world.the_db(), registry())
-    started = [store.registry.decode(r) for r in store.read_all(limit=10_000, types=["DiscoveryRunStarted"])]
+    started = events_of(store, DiscoveryRunStarted)
     assert [(s.run_id, s.source_ids) for s in started] == [(prep["runId"], [])]
 
 

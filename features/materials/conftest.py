@@ -27,7 +27,7 @@ from jobctrl.materials.adapters.rendering.pdf import ChromiumPdfRenderer
 from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
 from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
 from jobctrl.materials.domain.sample import sample_posting, sample_profile
-from jobctrl.materials.ports import TAILOR_TASK
+from jobctrl.materials.ports import TAILOR_TASK, PdfRenderer
 from jobctrl.materials.use_cases._common import repository
 from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdf
 from jobctrl.materials.use_cases.tailor_resume import TailorResume, tailor_resume
@@ -58,7 +58,7 @@ class ScriptedWriter:
 
 
 class CountingRenderer:
-    def __init__(self, inner: ChromiumPdfRenderer) -> None:
+    def __init__(self, inner: PdfRenderer) -> None:
         self.inner = inner
         self.calls = 0
 
@@ -142,7 +142,7 @@ def world(database: Database, tmp_path: Path, request: pytest.FixtureRequest) ->
     lazy = _LazyChromium(request)
     return World(
         store=store, artifacts=ArtifactStore(tmp_path / "artifacts"), renderer=CountingRenderer(lazy)
-    )  # type: ignore[arg-type]
+    )
 
 
 class _LazyChromium:
@@ -160,12 +160,13 @@ def _line(text: str, facts: str) -> dict[str, Any]:
 
 
 def _update_for(draft: dict[str, Any], experience: str) -> dict[str, Any]:
-    for update in draft["experience_updates"]:
+    updates: list[dict[str, Any]] = draft["experience_updates"]
+    for update in updates:
         if update["experience_id"] == experience:
             return update
-    update: dict[str, Any] = {"experience_id": experience, "bullets": []}
-    draft["experience_updates"].append(update)
-    return update
+    added: dict[str, Any] = {"experience_id": experience, "bullets": []}
+    updates.append(added)
+    return added
 
 
 @given(parsers.parse('the model will add the bullet "{text}" to "{experience}" citing "{facts}"'))

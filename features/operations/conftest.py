@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from pytest_bdd import given, parsers, then, when
 
 from jobctrl.discovery.events import (
+    CohortKind,
     DiscoveryExecutionMemberLinked,
     DiscoveryExecutionMembershipClosed,
     DiscoveryExecutionWorkPlanRecorded,
@@ -23,6 +24,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
 from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.execution import ExecutionRefPayload
+from jobctrl.kernel.stages import STAGES
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.orchestration.adapters.settings_store import SettingsStore
@@ -65,13 +67,14 @@ from jobctrl.runtime.telemetry.heartbeat import (
     write_heartbeat,
 )
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
+from jobctrl.testing.vocabulary import one_of
 
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 WF = "discover-local"
 RUN = "11111111-1111-4111-8111-111111111111"
 REF = ExecutionRefPayload(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
 KEY = ExecutionKey("local", WF, RUN)
-COHORTS = {"observed": "observed_this_run", "swept": "existing_backlog"}
+COHORTS: dict[str, CohortKind] = {"observed": "observed_this_run", "swept": "existing_backlog"}
 
 
 @dataclass
@@ -108,8 +111,9 @@ def _iso(dt: datetime) -> str:
     return isoformat(dt)
 
 
-def _stage_done(world: World, job: str, stage: str, ms: int, at: datetime | None = None) -> None:
+def _stage_done(world: World, job: str, word: str, ms: int, at: datetime | None = None) -> None:
     when_ = at or NOW - timedelta(hours=1)
+    stage = one_of(STAGES, word)
     world.append(StageStarted(job_id=job, stage=stage, attempt_number=1, started_at=_iso(when_)), when_)
     world.append(
         StageCompleted(job_id=job, stage=stage, finished_at=_iso(when_), duration_ms=ms),
@@ -196,7 +200,10 @@ def jobs_running(world: World, prefix: str, first: int, last: int, stage: str) -
     for i in range(first, last + 1):
         at = NOW - timedelta(minutes=5)
         world.append(
-            StageStarted(job_id=f"{prefix}{i}", stage=stage, attempt_number=1, started_at=_iso(at)), at
+            StageStarted(
+                job_id=f"{prefix}{i}", stage=one_of(STAGES, stage), attempt_number=1, started_at=_iso(at)
+            ),
+            at,
         )
 
 
@@ -204,14 +211,18 @@ def jobs_running(world: World, prefix: str, first: int, last: int, stage: str) -
 def job_blocked(world: World, job: str, stage: str) -> None:
     world.append(
         StageBlocked(
-            job_id=job, stage=stage, blocked_by=["enrich"], error_code="upstream_failed", error_message="x"
+            job_id=job,
+            stage=one_of(STAGES, stage),
+            blocked_by=["enrich"],
+            error_code="upstream_failed",
+            error_message="x",
         )
     )
 
 
 @given(parsers.parse('job "{job}" exhausted "{stage}"'))
 def job_exhausted(world: World, job: str, stage: str) -> None:
-    world.append(StageExhausted(job_id=job, stage=stage, attempt_count=3, max_attempts=3))
+    world.append(StageExhausted(job_id=job, stage=one_of(STAGES, stage), attempt_count=3, max_attempts=3))
 
 
 @given("the membership is closed")

@@ -137,7 +137,7 @@ def _schedule_ok(ctx: Scenario, cron: str) -> None:
     spec = desc.schedule.spec
     hours = [r.start for c in spec.calendars for r in c.hour]
     assert spec.cron_expressions == [cron] or hours == [int(cron.split()[1])]
-    assert desc.schedule.action.id == "discover-local"  # type: ignore[attr-defined]
+    assert desc.schedule.action.id == "discover-local"
 
 
 @then('schedule "jobctrl-discovery-local" still exists')

@@ -24,6 +24,7 @@ from jobctrl.domain_types import registry
 from jobctrl.enrichment.events import JobEnriched
 from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.execution import ExecutionRefPayload
+from jobctrl.kernel.stages import STAGES
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.events import (
     PipelineStepCompleted,
@@ -35,6 +36,7 @@ from jobctrl.orchestration.events import (
     WorkflowCompleted,
     WorkflowFailed,
     WorkflowStarted,
+    WorkflowStatus,
     WorkflowTerminated,
 )
 from jobctrl.projections.coverage import OPERATIONS
@@ -52,6 +54,7 @@ from jobctrl.projections.schema import OPERATIONS_WATERMARK, metadata
 from jobctrl.projections.status import read_status
 from jobctrl.scoring.events import JobScored
 from jobctrl.testing.synthetic import generate, write_log
+from jobctrl.testing.vocabulary import one_of
 
 AT = "2026-03-01T09:00:00.000Z"
 EXECUTION = ExecutionRefPayload(tenant_id="local", workflow_id="discover-local", temporal_run_id="r1")
@@ -131,8 +134,16 @@ def step_detail(world: World, item: str, code: str, count: int) -> None:
 
 
 # -- workflow runs --------------------------------------------------------------------------------
-def _closed(cls: Any, wf: str, run: str, **extra: Any) -> DomainEvent:
-    status = {WorkflowCompleted: "succeeded", WorkflowFailed: "failed", WorkflowTerminated: "terminated"}[cls]
+Closing = type[WorkflowCompleted] | type[WorkflowFailed] | type[WorkflowTerminated]
+CLOSED_AS: dict[Closing, WorkflowStatus] = {
+    WorkflowCompleted: "succeeded",
+    WorkflowFailed: "failed",
+    WorkflowTerminated: "terminated",
+}
+
+
+def _closed(cls: Closing, wf: str, run: str, **extra: Any) -> DomainEvent:
+    status = CLOSED_AS[cls]
     return cls(
         workflow_id=wf,
         workflow_type="DiscoverWorkflow",
@@ -214,8 +225,8 @@ def wf_timeline(world: World, wf: str, count: int) -> None:
 @given(parsers.parse('job "{job}" stage "{stage}" was started by run "{run}" of "{wf}"'))
 def stage_started(world: World, job: str, stage: str, run: str, wf: str) -> None:
     world.append(
-        StageStarted(job_id=job, stage=stage, attempt_number=1, started_at=AT),
-        workflow_id=wf,  # type: ignore[arg-type]
+        StageStarted(job_id=job, stage=one_of(STAGES, stage), attempt_number=1, started_at=AT),
+        workflow_id=wf,
         run_id=run,
     )
 

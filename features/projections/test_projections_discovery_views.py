@@ -4,14 +4,15 @@ the apply-run ones are in conftest.py)."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 import sqlalchemy as sa
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.apply.events import ApplicationSubmitted, ApplySubmissionBlocked
+from jobctrl.apply.events import ApplicationSubmitted, ApplySubmissionBlocked, BlockReason
 from jobctrl.discovery.events import (
+    CohortKind,
     DiscoveryExecutionMemberLinked,
     DiscoveryExecutionMemberPromoted,
     DiscoveryExecutionMembershipClosed,
@@ -21,6 +22,7 @@ from jobctrl.discovery.events import (
     JobSourceObserved,
     SourceRegistryEntryCreated,
     SourceStateChanged,
+    WorkPlanState,
 )
 from jobctrl.kernel.execution import ExecutionRefPayload
 from jobctrl.projections.read_models.apply_runs import apply_run_projections
@@ -32,11 +34,15 @@ from jobctrl.projections.read_models.discovery_runs import discovery_run_project
 from jobctrl.projections.read_models.scoring_policies import scoring_policy_projections
 from jobctrl.projections.read_models.source_quality import source_quality_projections
 from jobctrl.scoring.events import ScoringPolicyUpdated
+from jobctrl.testing.vocabulary import one_of
 
 pytestmark = pytest.mark.both_databases
 scenarios("projections/discovery_views.feature")
 
 AT = "2026-03-01T09:00:00.000Z"
+COHORTS: tuple[CohortKind, ...] = get_args(CohortKind)
+PLAN_STATES: tuple[WorkPlanState, ...] = get_args(WorkPlanState)
+BLOCK_REASONS: tuple[BlockReason, ...] = get_args(BlockReason)
 EXECUTION = ExecutionRefPayload(tenant_id="local", workflow_id="discover-local", temporal_run_id="r1")
 
 
@@ -54,7 +60,11 @@ def _one(world: Any, table: sa.Table, *where: Any) -> Any:
 @given(parsers.parse('job "{job}" joined the execution as "{cohort}"'))
 @when(parsers.parse('job "{job}" joined the execution as "{cohort}"'))
 def linked(world: Any, job: str, cohort: str) -> None:
-    world.append(DiscoveryExecutionMemberLinked(execution=EXECUTION, job_id=job, cohort=cohort, linked_at=AT))
+    world.append(
+        DiscoveryExecutionMemberLinked(
+            execution=EXECUTION, job_id=job, cohort=one_of(COHORTS, cohort), linked_at=AT
+        )
+    )
 
 
 @given(parsers.parse('job "{job}" was promoted by an observation'))
@@ -66,7 +76,7 @@ def _plan(job: str, state: str, steps: list[str], child: str | None, reason: str
     return DiscoveryExecutionWorkPlanRecorded(
         execution=EXECUTION,
         job_id=job,
-        state=state,
+        state=one_of(PLAN_STATES, state),
         required_steps=steps,
         child_workflow_id=child,
         reason_code=reason,
@@ -233,7 +243,11 @@ def source_is(world: Any, source: str, state: str, failures: int, row_: int, see
 # -- apply ----------------------------------------------------------------------------------------
 @given(parsers.parse('apply run "{run}" was blocked for "{reason}"'))
 def apply_blocked(world: Any, run: str, reason: str) -> None:
-    world.append(ApplySubmissionBlocked(job_id="job-1", run_id=run, reason=reason, blocked_at=AT))
+    world.append(
+        ApplySubmissionBlocked(
+            job_id="job-1", run_id=run, reason=one_of(BLOCK_REASONS, reason), blocked_at=AT
+        )
+    )
 
 
 @when(parsers.parse('apply run "{run}" reports a late submission'))

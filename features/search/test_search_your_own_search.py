@@ -185,7 +185,7 @@ def _facts(world: dict[str, Any], store: EventStore) -> JobFacts:
     return JobFacts(store, artifacts=artifacts, tracker=tracker, clock=SystemClock(), min_score=7)
 
 
-def _jobs(world: dict[str, Any]) -> dict[str, tuple[str, int | None, list[Path]]]:
+def _jobs(world: dict[str, Any]) -> dict[str, tuple[str, float | None, list[Path]]]:
     """title -> (job id, fit score, its resume and cover-letter PDFs when both were rendered)."""
     store = _store(world)
     try:
@@ -194,11 +194,8 @@ def _jobs(world: dict[str, Any]) -> dict[str, tuple[str, int | None, list[Path]]
         for job_id in known_job_ids(store):
             discovered = facts.discovered(job_id)
             assert discovered is not None
-            scores = [
-                store.registry.decode(s)
-                for s in store.read_stream(f"score-{job_id}")
-                if s.event_type == JobScored.event_type
-            ]
+            decoded = (store.registry.decode(s) for s in store.read_stream(f"score-{job_id}"))
+            scores = [e for e in decoded if isinstance(e, JobScored)]
             fit = scores[-1].fit_score if scores else None
             ids = facts.pdf_ids(job_id)
             pdfs = [] if ids is None else [

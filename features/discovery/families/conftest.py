@@ -26,6 +26,7 @@ from typer.testing import CliRunner, Result
 
 from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick, SourceFamilyInput
 from jobctrl.discovery.activities import DiscoveryActivities
+from jobctrl.discovery.events import JobSourceObserved, SourceCrawlRecorded, SourceStateChanged
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.broad_boards import StandInBoards, WorkerKilled
 from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, quick_local_policy
@@ -48,6 +49,7 @@ from jobctrl.politeness import PolitenessGateway, UserAgent
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.sources import registry_catalog
 from jobctrl.runtime.config import load_config
+from jobctrl.testing.stored import events_of
 
 CITIES = ("Berlin, Germany", "London, UK", "New York, NY", "Remote - Europe", "Toronto, Canada")
 FAMILY_NAMES = {
@@ -333,20 +335,20 @@ def asked_pages(world: World, pages: int) -> None:
 def family_failed(world: World, store: EventStore, family: str, code: str, employer: str) -> None:
     assert world.errors.get(family) == code, world.errors
     assert not [j for j in jobs(store) if j.employer == employer]
-    observed = [store.registry.decode(r) for r in store.read_all(limit=10_000, types=["JobSourceObserved"])]
+    observed = events_of(store, JobSourceObserved)
     assert not [o for o in observed if o.source_id.startswith(family)]
 
 
 @then(parsers.parse('the source "{source_id}" recorded a failed crawl "{code}"'))
 def failed_crawl(store: EventStore, source_id: str, code: str) -> None:
-    crawls = [store.registry.decode(r) for r in store.read_all(limit=1000, types=["SourceCrawlRecorded"])]
+    crawls = events_of(store, SourceCrawlRecorded, limit=1000)
     mine = [(c.succeeded, c.error_class) for c in crawls if c.source_id == source_id]
     assert mine == [(False, code)], mine
 
 
 @then(parsers.parse('the source "{source_id}" recorded a good crawl of {count:d} postings'))
 def good_crawl(store: EventStore, source_id: str, count: int) -> None:
-    crawls = [store.registry.decode(r) for r in store.read_all(limit=1000, types=["SourceCrawlRecorded"])]
+    crawls = events_of(store, SourceCrawlRecorded, limit=1000)
     assert [(c.succeeded, c.postings_seen) for c in crawls if c.source_id == source_id][-1] == (True, count)
 
 
@@ -358,7 +360,7 @@ def others_unaffected(world: World, store: EventStore, count: int, employer: str
 
 @then(parsers.parse('"{source_id}" was quarantined for "{reason}"'))
 def quarantined(store: EventStore, source_id: str, reason: str) -> None:
-    changes = [store.registry.decode(r) for r in store.read_all(limit=1000, types=["SourceStateChanged"])]
+    changes = events_of(store, SourceStateChanged, limit=1000)
     assert [(c.source_id, c.to_state, c.reason) for c in changes] == [(source_id, "quarantined", reason)]
 
 
@@ -370,7 +372,7 @@ def discover_three(world: World, store: EventStore) -> None:
 
 @then(parsers.parse("{count:d} of them were observed on both sources"))
 def observed_twice(store: EventStore, count: int) -> None:
-    observed = [store.registry.decode(r) for r in store.read_all(limit=10_000, types=["JobSourceObserved"])]
+    observed = events_of(store, JobSourceObserved)
     by_job: dict[str, set[str]] = {}
     for o in observed:
         by_job.setdefault(o.job_id, set()).add(o.source_id)

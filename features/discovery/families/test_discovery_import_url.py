@@ -13,12 +13,14 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from pytest_bdd import given, parsers, scenarios, then, when
 
+from jobctrl.discovery.events import DiscoveryExecutionMemberLinked
 from jobctrl.discovery.sample_board.server import Route
 from jobctrl.discovery.sample_board.vendors import workday_external_path
 from jobctrl.discovery.use_cases.queued_imports import IMPORT_QUEUE, unprepared_imports
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import EventStore
 from jobctrl.runtime.api.app import ApiConfig, create_app
+from jobctrl.testing.stored import events_of
 
 from .conftest import World, jobs
 
@@ -126,9 +128,7 @@ def api_queued(world: World, reason: str) -> None:
 def _imported_members(store: EventStore) -> list[tuple[str, str, str]]:
     [job] = jobs(store)
     assert job.metadata["importedUrl"].startswith("https://acme.wd5.myworkdayjobs.com/External/job/")
-    linked = [
-        store.registry.decode(r) for r in store.read_all(limit=1000, types=["DiscoveryExecutionMemberLinked"])
-    ]
+    linked = events_of(store, DiscoveryExecutionMemberLinked, limit=1000)
     return [(e.execution.temporal_run_id, e.job_id, e.cohort) for e in linked if e.job_id == job.job_id]
 
 
