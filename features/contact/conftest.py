@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from pytest_bdd import given, parsers
 
 from jobctrl.contact.adapters.extraction import OfflineContactExtractor
@@ -32,6 +33,7 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import NullSpendRecorder
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration import ProfileService
+from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.composition.profiles import to_document
 
 PAGES = {
@@ -88,6 +90,23 @@ def site() -> Iterator[CareersSite]:
     s = CareersSite()
     yield s
     s.close()
+
+
+@pytest.fixture
+def same_keys(db_kind: str, tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The API and the command line open the same key directory, home and database as the services."""
+    monkeypatch.setenv("JOBCTRL_KEYS_DIR", str(tmp_path / "keys"))
+    monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("JOBCTRL_DATABASE_URL", db_url)
+    return db_kind
+
+
+@pytest.fixture
+def client(db_url: str, svc: ContactServices) -> Iterator[TestClient]:
+    with TestClient(
+        create_app(ApiConfig(database_url=db_url, clock=svc.clock)), raise_server_exceptions=False
+    ) as c:
+        yield c
 
 
 @pytest.fixture

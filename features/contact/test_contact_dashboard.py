@@ -8,7 +8,6 @@ import asyncio
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,16 +25,9 @@ from jobctrl.testing.runtime.api_seed import project
 
 from .conftest import CareersSite, World, readable_candidates
 
+pytestmark = pytest.mark.usefixtures("same_keys")
 scenarios("contact/dashboard.feature")
 WAIT_MS = 20_000
-
-
-@pytest.fixture(autouse=True)
-def _same_keys(db_kind: str, tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("JOBCTRL_KEYS_DIR", str(tmp_path / "keys"))
-    monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("JOBCTRL_DATABASE_URL", db_url)
-    return db_kind
 
 
 @pytest.fixture

@@ -4,9 +4,7 @@ over the saved profile), read back through the real projection runner and the ou
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,30 +37,13 @@ from jobctrl.kernel.store import Database
 from jobctrl.orchestration import create_orchestration_tables, ledger_with_settings
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.rebuild import rebuild
-from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.composition.outreach import outreach_llm, outreach_services
 from jobctrl.testing.runtime.api_seed import project
 
 from .conftest import World
 
-pytestmark = pytest.mark.both_databases
+pytestmark = [pytest.mark.both_databases, pytest.mark.usefixtures("same_keys")]
 scenarios("contact/outreach.feature")
-
-
-@pytest.fixture(autouse=True)
-def _same_keys(db_kind: str, tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("JOBCTRL_KEYS_DIR", str(tmp_path / "keys"))
-    monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("JOBCTRL_DATABASE_URL", db_url)
-    return db_kind
-
-
-@pytest.fixture
-def client(db_url: str, svc: ContactServices) -> Iterator[TestClient]:
-    with TestClient(
-        create_app(ApiConfig(database_url=db_url, clock=svc.clock)), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 @pytest.fixture

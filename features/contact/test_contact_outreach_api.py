@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,30 +14,13 @@ from typer.testing import CliRunner
 from jobctrl.contact import ContactServices
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration import SettingsStore, create_orchestration_tables, ledger_with_settings
-from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app as cli
 from jobctrl.testing.runtime.api_seed import project
 
 from .conftest import World
 
-pytestmark = pytest.mark.both_databases
+pytestmark = [pytest.mark.both_databases, pytest.mark.usefixtures("same_keys")]
 scenarios("contact/outreach_api.feature")
-
-
-@pytest.fixture(autouse=True)
-def _same_keys(db_kind: str, tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("JOBCTRL_KEYS_DIR", str(tmp_path / "keys"))
-    monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("JOBCTRL_DATABASE_URL", db_url)
-    return db_kind
-
-
-@pytest.fixture
-def client(db_url: str, svc: ContactServices) -> Iterator[TestClient]:
-    with TestClient(
-        create_app(ApiConfig(database_url=db_url, clock=svc.clock)), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _cli(*args: str) -> Any:

@@ -4,8 +4,6 @@ over the log the research use case wrote (the read models by the real projection
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,31 +15,13 @@ from jobctrl.contact.domain.policy import SourceAccessPolicy, allowlist_from
 from jobctrl.contact.use_cases.run_research import run_research
 from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.kernel.store import Database
-from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app as cli
 from jobctrl.testing.runtime.api_seed import project
 
 from .conftest import CareersSite, World
 
-pytestmark = pytest.mark.both_databases
+pytestmark = [pytest.mark.both_databases, pytest.mark.usefixtures("same_keys")]
 scenarios("contact/review.feature")
-
-
-@pytest.fixture(autouse=True)
-def _same_keys(db_kind: str, tmp_path: Path, db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
-    # The API and the command line open the same key directory as the research services.
-    monkeypatch.setenv("JOBCTRL_KEYS_DIR", str(tmp_path / "keys"))
-    monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("JOBCTRL_DATABASE_URL", db_url)
-    return db_kind
-
-
-@pytest.fixture
-def client(db_url: str, svc: ContactServices) -> Iterator[TestClient]:
-    with TestClient(
-        create_app(ApiConfig(database_url=db_url, clock=svc.clock)), raise_server_exceptions=False
-    ) as c:
-        yield c
 
 
 def _cli(*args: str) -> Any:
