@@ -55,3 +55,25 @@ def test_posting_text_unescapes_markup_folds_non_breaking_spaces_and_keeps_empty
     assert plain_text(value) == expected
     if "&lt;" not in value and "<" in value:
         assert html_text(value, POSTING) == expected
+
+
+# The three rules in which a posting description and a visible page differ on purpose (ADR 0325):
+# each test feeds both the same markup, so a change that merges them fails here.
+
+
+def test_a_description_marks_list_items_and_a_visible_page_does_not() -> None:
+    html = "<ul><li>Python</li><li></li><li>SQL</li></ul>"
+    assert html_text(html, DESCRIPTION) == "- Python\n- SQL"
+    assert html_text(html, VISIBLE_PAGE) == "Python\nSQL"
+
+
+def test_a_description_keeps_noscript_text_and_a_visible_page_drops_it() -> None:
+    html = "<p>Role</p><noscript>Apply by mail</noscript>"
+    assert html_text(html, DESCRIPTION) == "Role\nApply by mail"
+    assert html_text(html, VISIBLE_PAGE) == "Role"
+
+
+def test_a_description_keeps_a_cut_off_final_tag_as_text_and_a_visible_page_drops_it() -> None:
+    html = "<p>Questions?</p>Write to <jobs@acme.test"
+    assert html_text(html, DESCRIPTION) == "Questions?\nWrite to <jobs@acme.test"
+    assert html_text(html, VISIBLE_PAGE) == "Questions?\nWrite to"

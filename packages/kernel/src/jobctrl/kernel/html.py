@@ -14,6 +14,14 @@ the parser:
   like ``DESCRIPTION`` with ``h6`` a block and non-breaking spaces folded;
 - ``EXTRACTED`` — enrichment's descriptions from a page's JSON-LD: only opening tags break lines,
   no element's text is dropped, a cut-off tag at the end is.
+
+``DESCRIPTION`` and ``VISIBLE_PAGE`` differ on purpose (ADR 0325): a description is a whole vendor
+field, stored and fingerprinted, read as a posting; a visible page is what a script-running browser
+shows, used only as a prompt.  Hence: a description marks list items (a requirements list stays a
+list), keeps ``noscript`` (a vendor field runs no scripts; it is the author's text) and keeps a
+cut-off final tag as text (the field is complete, so it is the author's); a visible page marks no
+items (its lists are navigation), drops ``noscript`` (not shown when scripts run) and drops a cut-off
+tag (markup noise in a prompt).  Changing one of these in ``DESCRIPTION`` moves stored fingerprints.
 """
 
 from __future__ import annotations
