@@ -17,8 +17,8 @@ from pytest_bdd import given, parsers, then
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration import load_job_stages
 from jobctrl.orchestration.domain.stages.states import kind_of
-from jobctrl.orchestration.use_cases.stage_service import StageService
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
 from jobctrl.testing.runtime.api_seed import beat, fail_stage
@@ -90,4 +90,4 @@ def log_unchanged(world: World) -> None:
 
 @then(parsers.re(r'stage "(?P<stage>\w+)" of job "(?P<job>[\w-]+)" is (still )?(?P<state>\w+)$'))
 def stage_is(world: World, stage: Any, job: str, state: str) -> None:
-    assert kind_of(StageService(world.store).load(job).state(stage)).lower() == state
+    assert kind_of(load_job_stages(world.store, job).state(stage)).lower() == state

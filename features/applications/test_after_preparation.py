@@ -49,9 +49,9 @@ from jobctrl.kernel.clock import FixedClock, SystemClock, isoformat
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
+from jobctrl.orchestration import save_profile
 from jobctrl.orchestration.adapters.settings_store import SettingsStore
 from jobctrl.orchestration.adapters.tables import create_orchestration_tables
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.workflows.ids import (
     apply_workflow_id,
     preparation_idempotency_key,
@@ -233,7 +233,7 @@ def _home(world: World) -> None:
             "task_queue": world.queue,
         }
     )  # fmt: skip
-    ProfileService(world.store).save_profile(to_document(dict(SAMPLE_PROFILE)))
+    save_profile(world.store, to_document(dict(SAMPLE_PROFILE)))
 
 
 @given("a running jobctrl worker")

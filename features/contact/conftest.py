@@ -32,7 +32,7 @@ from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import NullSpendRecorder
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration import ProfileService
+from jobctrl.orchestration import save_profile
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.composition.profiles import to_document
 
@@ -178,7 +178,7 @@ def started(svc: ContactServices, world: World, task_id: str, employer: str) -> 
 @given(parsers.parse('the candidate profile of "{name}" is saved'))
 def profile_saved(svc: ContactServices, name: str) -> None:
     assert SAMPLE_PROFILE["name"] == name
-    ProfileService(svc.store, clock=svc.clock).save_profile(to_document(dict(SAMPLE_PROFILE)))
+    save_profile(svc.store, to_document(dict(SAMPLE_PROFILE)), clock=svc.clock)
 
 
 @given(parsers.parse('the research proposed "{name}" and the user confirmed her'))

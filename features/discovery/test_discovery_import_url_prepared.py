@@ -31,9 +31,9 @@ from jobctrl.discovery.sample_board.vendors import install_workday, workday_exte
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
+from jobctrl.orchestration import save_profile
 from jobctrl.orchestration.adapters.settings_store import SettingsStore
 from jobctrl.orchestration.adapters.tables import create_orchestration_tables
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.workflows.discover import DiscoverResult
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.read_models.applications import application_projections as ap
@@ -127,7 +127,7 @@ def _home_and_worker(world: World) -> None:
     create_orchestration_tables(world.db)
     create_heartbeat_table(world.db)
     SettingsStore(world.db).update({"min_fit_score": 1.0, "task_queue": world.queue})
-    ProfileService(store).save_profile(to_document(dict(SAMPLE_PROFILE)))
+    save_profile(store, to_document(dict(SAMPLE_PROFILE)))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("TEMPORAL_", "JOBCTRL_"))}
     env.update(JOBCTRL_HOME=str(world.home), TEMPORAL_ADDRESS=world.temporal, JOBCTRL_TASK_QUEUE=world.queue)
     env.update(worker_bytecode_env(world.pycache))

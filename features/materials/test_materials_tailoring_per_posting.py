@@ -1,5 +1,5 @@
 """Steps of features/materials/tailoring_per_posting.feature: the production chain without Temporal —
-the saved profile through ``ProfileService``, Score's use case over ``JobFacts.description`` and
+the saved profile through ``save_profile``, Score's use case over ``JobFacts.description`` and
 ``scoring_profile`` (offline extraction), then Tailor's use case over ``JobFacts.materials_inputs``
 (the posting's requirements from the score's ledger) with the offline materials writer."""
 
@@ -25,8 +25,8 @@ from jobctrl.materials.domain.evidence import EvidenceIndex
 from jobctrl.materials.domain.fabrication import unsupported_claims
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.materials.use_cases.tailor_resume import TailorResume, TailorStatus, tailor_resume
+from jobctrl.orchestration import save_profile
 from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
@@ -61,7 +61,7 @@ def search(database: Database, tmp_path: Path) -> Search:
 
 @given("the candidate's saved profile is the sample profile")
 def saved_profile(search: Search) -> None:
-    ProfileService(search.store, clock=search.clock).save_profile(to_document(dict(SAMPLE_PROFILE)))
+    save_profile(search.store, to_document(dict(SAMPLE_PROFILE)), clock=search.clock)
 
 
 @given(parsers.parse('a posting "{job_id}" at "{employer}" that requires "{requirement}"'))

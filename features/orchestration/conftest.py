@@ -65,7 +65,9 @@ from jobctrl.orchestration.domain.stages.aggregate import ReconcileOutcome  # no
 from jobctrl.orchestration.domain.stages.states import Blocked, Running, StageOwner, kind_of  # noqa: E402
 from jobctrl.orchestration.domain.stages.transitions import TransitionRejected  # noqa: E402
 from jobctrl.orchestration.events import Stage  # noqa: E402
-from jobctrl.orchestration.use_cases.stage_service import StageService  # noqa: E402
+from jobctrl.orchestration.use_cases.change_job_stages import change_job_stages  # noqa: E402
+from jobctrl.orchestration.use_cases.load_job_stages import load_job_stages  # noqa: E402
+from jobctrl.orchestration.use_cases.reconcile_owned_stages import reconcile_owned_stages  # noqa: E402
 
 AT = "2026-03-01T09:00:00.000Z"
 DEFAULT_OWNER = StageOwner("wf-default", "run-default", 1)
@@ -73,11 +75,6 @@ DEFAULT_OWNER = StageOwner("wf-default", "run-default", 1)
 
 def _owner_for(stage: str) -> StageOwner | None:
     return DEFAULT_OWNER if stage in ("score", "tailor", "cover") else None
-
-
-@pytest.fixture
-def stages(store: EventStore, clock: FixedClock) -> StageService:
-    return StageService(store, clock=clock)
 
 
 def _attempt(world: World, store: EventStore, action: Callable[[], object]) -> None:
@@ -88,7 +85,7 @@ def _attempt(world: World, store: EventStore, action: Callable[[], object]) -> N
         world.error = exc
 
 
-def _start_and(stages: StageService, job: str, stage: Stage, outcome: str) -> None:
+def _start_and(store: EventStore, job: str, stage: Stage, outcome: str) -> None:
     owner = _owner_for(stage)
 
     def command(s: Any) -> None:
@@ -98,7 +95,7 @@ def _start_and(stages: StageService, job: str, stage: Stage, outcome: str) -> No
         elif outcome == "completes":
             s.complete(stage, at=AT, duration_ms=10, owner=owner)
 
-    stages.run(job, command, owner=owner)
+    change_job_stages(store, job, command, owner=owner)
 
 
 @given(parsers.parse('job "{job}" has no stage history'))
@@ -107,63 +104,65 @@ def no_history(store: EventStore) -> None:
 
 
 @given(parsers.parse('the {stage} stage of "{job}" failed {n:d} times'))
-def failed_n_times(stages: StageService, job: str, stage: Stage, n: int) -> None:
+def failed_n_times(store: EventStore, job: str, stage: Stage, n: int) -> None:
     """Each failure is reset for the next attempt, unless it exhausted the stage."""
     for _ in range(n):
-        _start_and(stages, job, stage, "fails")
-        if kind_of(stages.load(job).state(stage)) == "Failed":
-            stages.run(job, lambda s: s.reset(stage, at=AT))
+        _start_and(store, job, stage, "fails")
+        if kind_of(load_job_stages(store, job).state(stage)) == "Failed":
+            change_job_stages(store, job, lambda s: s.reset(stage, at=AT))
 
 
 @given(parsers.parse('the {stage} stage of "{job}" was skipped'))
-def was_skipped(stages: StageService, job: str, stage: Stage) -> None:
-    stages.run(job, lambda s: s.skip(stage, reason="low_score"))
+def was_skipped(store: EventStore, job: str, stage: Stage) -> None:
+    change_job_stages(store, job, lambda s: s.skip(stage, reason="low_score"))
 
 
 @given(parsers.parse('the {stage} stage of "{job}" is running'))
-def is_running(stages: StageService, job: str, stage: Stage) -> None:
-    _start_and(stages, job, stage, "runs")
+def is_running(store: EventStore, job: str, stage: Stage) -> None:
+    _start_and(store, job, stage, "runs")
 
 
 @when(parsers.parse('the {stage} stage of "{job}" is started and {outcome}'))
-def started_and(
-    stages: StageService, store: EventStore, world: World, job: str, stage: Stage, outcome: str
-) -> None:
+def started_and(store: EventStore, world: World, job: str, stage: Stage, outcome: str) -> None:
     world.head_before = store.head_position()
-    _start_and(stages, job, stage, outcome)
+    _start_and(store, job, stage, outcome)
 
 
 @when(parsers.parse('the {stage} stage of "{job}" is started'))
-def started(stages: StageService, store: EventStore, world: World, job: str, stage: Stage) -> None:
-    _attempt(world, store, lambda: stages.run(job, lambda s: s.start(stage, at=AT, owner=_owner_for(stage))))
+def started(store: EventStore, world: World, job: str, stage: Stage) -> None:
+    _attempt(
+        world,
+        store,
+        lambda: change_job_stages(store, job, lambda s: s.start(stage, at=AT, owner=_owner_for(stage))),
+    )
 
 
 @when(parsers.parse('the {stage} stage of "{job}" is started without an owner'))
-def started_no_owner(stages: StageService, store: EventStore, world: World, job: str, stage: Stage) -> None:
-    _attempt(world, store, lambda: stages.run(job, lambda s: s.start(stage, at=AT)))
+def started_no_owner(store: EventStore, world: World, job: str, stage: Stage) -> None:
+    _attempt(world, store, lambda: change_job_stages(store, job, lambda s: s.start(stage, at=AT)))
 
 
 @when(parsers.parse('the {stage} stage of "{job}" is reset'))
-def reset(stages: StageService, job: str, stage: Stage) -> None:
-    stages.run(job, lambda s: s.reset(stage, at=AT))
+def reset(store: EventStore, job: str, stage: Stage) -> None:
+    change_job_stages(store, job, lambda s: s.reset(stage, at=AT))
 
 
 @then(parsers.parse('the {stage} stage of "{job}" is {kind} with {n:d} attempts'))
 @then(parsers.parse('the {stage} stage of "{job}" is {kind} with {n:d} attempt'))
-def stage_is(stages: StageService, job: str, stage: Stage, kind: str, n: int) -> None:
-    state = stages.load(job).state(stage)
+def stage_is(store: EventStore, job: str, stage: Stage, kind: str, n: int) -> None:
+    state = load_job_stages(store, job).state(stage)
     assert kind_of(state) == kind and getattr(state, "attempt_count", None) == n
 
 
 @then(parsers.re(r'the (?P<stage>\w+) stage of "(?P<job>[^"]+)" is (?P<kind>[A-Z][A-Za-z]+)$'))
-def stage_kind(stages: StageService, job: str, stage: Stage, kind: str) -> None:
-    assert kind_of(stages.load(job).state(stage)) == kind
+def stage_kind(store: EventStore, job: str, stage: Stage, kind: str) -> None:
+    assert kind_of(load_job_stages(store, job).state(stage)) == kind
 
 
 @given(parsers.parse('the {stage} stage of "{job}" is blocked by tailor with "{code}"'))
 @then(parsers.parse('the {stage} stage of "{job}" is blocked by tailor with "{code}"'))
-def blocked_by_tailor(stages: StageService, job: str, stage: Stage, code: str) -> None:
-    state = stages.load(job).state(stage)
+def blocked_by_tailor(store: EventStore, job: str, stage: Stage, code: str) -> None:
+    state = load_job_stages(store, job).state(stage)
     assert isinstance(state, Blocked) and state.blocked_by == ("tailor",) and state.error_code == code
 
 
@@ -210,23 +209,24 @@ def _owner(wf: str, run: str, attempt: int) -> StageOwner:
     )
 )
 def started_with_baseline(
-    stages: StageService, job: str, stage: Stage, wf: str, run: str, a: int, b: int
+    store: EventStore, job: str, stage: Stage, wf: str, run: str, a: int, b: int
 ) -> None:
     owner = _owner(wf, run, a)
-    stages.run(job, lambda s: s.start(stage, at=AT, owner=owner, baseline_version=b), owner=owner)
+    change_job_stages(
+        store, job, lambda s: s.start(stage, at=AT, owner=owner, baseline_version=b), owner=owner
+    )
 
 
 @given(parsers.parse('the {stage} stage of "{job}" was started by "{wf}" run "{run}" attempt {a:d}'))
 @when(parsers.parse('the {stage} stage of "{job}" is started by "{wf}" run "{run}" attempt {a:d}'))
-def started_by(stages: StageService, job: str, stage: Stage, wf: str, run: str, a: int) -> None:
+def started_by(store: EventStore, job: str, stage: Stage, wf: str, run: str, a: int) -> None:
     owner = _owner(wf, run, a)
-    stages.run(job, lambda s: s.start(stage, at=AT, owner=owner), owner=owner)
+    change_job_stages(store, job, lambda s: s.start(stage, at=AT, owner=owner), owner=owner)
 
 
 @given(parsers.parse('attempt {a:d} of "{wf}" run "{run}" reconciled its rows with nothing committed'))
-def reconciled_nothing(stages: StageService, world: World, a: int, wf: str, run: str) -> None:
-    owner = _owner(wf, run, a)
-    stages.run("j1", lambda s: s.reconcile_owned_rows(owner, {}, at=AT), owner=owner)
+def reconciled_nothing(store: EventStore, clock: FixedClock, a: int, wf: str, run: str) -> None:
+    reconcile_owned_stages(store, "j1", _owner(wf, run, a), clock=clock)
 
 
 @when(
@@ -234,16 +234,12 @@ def reconciled_nothing(stages: StageService, world: World, a: int, wf: str, run:
         'attempt {a:d} of "{wf}" run "{run}" reconciles its rows and score version {v:d} is committed'
     )
 )
-def reconciles(stages: StageService, world: World, a: int, wf: str, run: str, v: int) -> None:
-    owner = _owner(wf, run, a)
-    world.reconciled = stages.run(
-        "j1", lambda s: s.reconcile_owned_rows(owner, {"score": v}, at=AT), owner=owner
-    )
+def reconciles(store: EventStore, clock: FixedClock, world: World, a: int, wf: str, run: str, v: int) -> None:
+    world.reconciled = reconcile_owned_stages(store, "j1", _owner(wf, run, a), {"score": v}, clock=clock)
 
 
 @when(parsers.parse('attempt {a:d} of "{wf}" run "{run}" completes the {stage} stage of "{job}"'))
 def late_complete(
-    stages: StageService,
     store: EventStore,
     world: World,
     a: int,
@@ -256,13 +252,15 @@ def late_complete(
     _attempt(
         world,
         store,
-        lambda: stages.run(job, lambda s: s.complete(stage, at=AT, duration_ms=1, owner=owner), owner=owner),
+        lambda: change_job_stages(
+            store, job, lambda s: s.complete(stage, at=AT, duration_ms=1, owner=owner), owner=owner
+        ),
     )
 
 
 @then(parsers.parse('the {stage} stage of "{job}" is owned by "{wf}" run "{run}" attempt {a:d}'))
-def owned_by(stages: StageService, job: str, stage: Stage, wf: str, run: str, a: int) -> None:
-    state = stages.load(job).state(stage)
+def owned_by(store: EventStore, job: str, stage: Stage, wf: str, run: str, a: int) -> None:
+    state = load_job_stages(store, job).state(stage)
     assert isinstance(state, Running) and state.owner == _owner(wf, run, a)
 
 

@@ -16,7 +16,10 @@ from jobctrl.orchestration.domain.profile.aggregate import (
     continuation_workflow_id,
 )
 from jobctrl.orchestration.events import ProfileContinuationQueued, ProfileUpdated
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
+from jobctrl.orchestration.use_cases.close_profile_continuation import close_profile_continuation
+from jobctrl.orchestration.use_cases.load_profile import load_profile
+from jobctrl.orchestration.use_cases.record_profile_dispatches import record_profile_dispatches
+from jobctrl.orchestration.use_cases.save_profile import save_profile
 
 from .conftest import World
 
@@ -30,11 +33,6 @@ def _on_both_databases(db_kind: str) -> str:
     return db_kind
 
 
-@pytest.fixture
-def profiles(store: EventStore, clock: FixedClock) -> ProfileService:
-    return ProfileService(store, clock=clock)
-
-
 def _content(skills: str, style: str) -> dict[str, Any]:
     return {
         "contact": {"name": "Ada", "headline": "Engineer"},
@@ -44,31 +42,31 @@ def _content(skills: str, style: str) -> dict[str, Any]:
 
 
 @given(parsers.parse('the profile was saved with skills "{skills}" and style "{style}"'))
-def saved(profiles: ProfileService, skills: str, style: str) -> None:
-    profiles.save_profile(_content(skills, style))
+def saved(store: EventStore, clock: FixedClock, skills: str, style: str) -> None:
+    save_profile(store, _content(skills, style), clock=clock)
 
 
 @when(parsers.parse('the profile is saved with skills "{skills}" and style "{style}"'))
-def save(profiles: ProfileService, store: EventStore, world: World, skills: str, style: str) -> None:
+def save(store: EventStore, clock: FixedClock, world: World, skills: str, style: str) -> None:
     world.head_before = store.head_position()
-    world.saved = profiles.save_profile(_content(skills, style))
+    world.saved = save_profile(store, _content(skills, style), clock=clock)
 
 
 @given("the outbox was drained")
 @when("the outbox is drained")
-def drain(profiles: ProfileService, store: EventStore, world: World) -> None:
+def drain(store: EventStore, clock: FixedClock, world: World) -> None:
     world.head_before = store.head_position()
-    world.plan = profiles.drain_outbox(lambda workflow_id: False)
+    world.plan = record_profile_dispatches(store, lambda workflow_id: False, clock=clock)
 
 
 @when("the outbox is drained while earlier continuations are still running")
-def drain_running(profiles: ProfileService, world: World) -> None:
-    world.plan = profiles.drain_outbox(lambda workflow_id: False)
+def drain_running(store: EventStore, clock: FixedClock, world: World) -> None:
+    world.plan = record_profile_dispatches(store, lambda workflow_id: False, clock=clock)
 
 
 @then(parsers.parse('the save is "{outcome}" at profile version {version:d}'))
-def outcome_is(profiles: ProfileService, world: World, outcome: str, version: int) -> None:
-    assert world.saved == outcome and profiles.load().profile_version == version
+def outcome_is(store: EventStore, clock: FixedClock, world: World, outcome: str, version: int) -> None:
+    assert world.saved == outcome and load_profile(store).profile_version == version
 
 
 @then(parsers.parse("the save appended {names} together"))
@@ -121,19 +119,19 @@ def deterministic_ids(store: EventStore) -> None:
         assert re.fullmatch(r"profile-continuation-[0-9a-f]{24}", queued.workflow_id)
 
 
-def _intent_for(profiles: ProfileService, version: int) -> Any:
-    return next(i for i in profiles.load().intents.values() if i.profile_version == version)
+def _intent_for(store: EventStore, version: int) -> Any:
+    return next(i for i in load_profile(store).intents.values() if i.profile_version == version)
 
 
 @then(parsers.parse("the drain starts the intent of profile version {version:d}"))
-def starts(profiles: ProfileService, world: World, version: int) -> None:
-    intent = _intent_for(profiles, version)
+def starts(store: EventStore, clock: FixedClock, world: World, version: int) -> None:
+    intent = _intent_for(store, version)
     assert [(d.kind, d.workflow_id) for d in world.plan] == [(DispatchKind.START, intent.workflow_id)]
 
 
 @then(parsers.parse("the intent of profile version {version:d} was coalesced into it"))
-def coalesced(profiles: ProfileService, version: int) -> None:
-    assert _intent_for(profiles, version).status is IntentStatus.COALESCED
+def coalesced(store: EventStore, clock: FixedClock, version: int) -> None:
+    assert _intent_for(store, version).status is IntentStatus.COALESCED
 
 
 @then("the dispatch intent was committed before the drain returned")
@@ -148,34 +146,34 @@ def dispatch_committed(store: EventStore, world: World) -> None:
         "and starts the intent of profile version {new:d}"
     )
 )
-def attaches(profiles: ProfileService, world: World, old: int, new: int) -> None:
+def attaches(store: EventStore, clock: FixedClock, world: World, old: int, new: int) -> None:
     expected = [
-        (DispatchKind.ATTACH, _intent_for(profiles, old).workflow_id),
-        (DispatchKind.START, _intent_for(profiles, new).workflow_id),
+        (DispatchKind.ATTACH, _intent_for(store, old).workflow_id),
+        (DispatchKind.START, _intent_for(store, new).workflow_id),
     ]
     assert [(d.kind, d.workflow_id) for d in world.plan] == expected
 
 
 @then("no intent was coalesced")
-def none_coalesced(profiles: ProfileService) -> None:
-    assert all(i.status is not IntentStatus.COALESCED for i in profiles.load().intents.values())
+def none_coalesced(store: EventStore, clock: FixedClock) -> None:
+    assert all(i.status is not IntentStatus.COALESCED for i in load_profile(store).intents.values())
 
 
 @given(parsers.parse('the continuation of profile version {version:d} closed as "{outcome}"'))
-def closed_as(profiles: ProfileService, version: int, outcome: str) -> None:
-    workflow_id = _intent_for(profiles, version).workflow_id
-    assert profiles.close_continuation(workflow_id, outcome, recorded_by="workflow")  # type: ignore[arg-type]
+def closed_as(store: EventStore, clock: FixedClock, version: int, outcome: str) -> None:
+    workflow_id = _intent_for(store, version).workflow_id
+    assert close_profile_continuation(store, workflow_id, outcome, recorded_by="workflow", clock=clock)  # type: ignore[arg-type]
 
 
 @when("the outbox is drained while Temporal no longer knows any continuation")
-def drain_purged(profiles: ProfileService, world: World) -> None:
+def drain_purged(store: EventStore, clock: FixedClock, world: World) -> None:
     # "closed" answers for what Temporal says; after retention's purge it knows nothing (never closed)
-    world.plan = profiles.drain_outbox(lambda workflow_id: False)
+    world.plan = record_profile_dispatches(store, lambda workflow_id: False, clock=clock)
 
 
 @then(parsers.parse("the intent of profile version {version:d} is closed"))
-def is_closed(profiles: ProfileService, version: int) -> None:
-    assert _intent_for(profiles, version).status is IntentStatus.CLOSED
+def is_closed(store: EventStore, clock: FixedClock, version: int) -> None:
+    assert _intent_for(store, version).status is IntentStatus.CLOSED
 
 
 @when(
@@ -183,11 +181,13 @@ def is_closed(profiles: ProfileService, version: int) -> None:
         'the continuation of profile version {version:d} closes as "{first}" and then as "{second}"'
     )
 )
-def closes_twice(profiles: ProfileService, world: World, version: int, first: str, second: str) -> None:
-    workflow_id = _intent_for(profiles, version).workflow_id
+def closes_twice(
+    store: EventStore, clock: FixedClock, world: World, version: int, first: str, second: str
+) -> None:
+    workflow_id = _intent_for(store, version).workflow_id
     world.closed = [
-        profiles.close_continuation(workflow_id, first, recorded_by="workflow"),  # type: ignore[arg-type]
-        profiles.close_continuation(workflow_id, second, recorded_by="outbox_drain"),  # type: ignore[arg-type]
+        close_profile_continuation(store, workflow_id, first, recorded_by="workflow", clock=clock),  # type: ignore[arg-type]
+        close_profile_continuation(store, workflow_id, second, recorded_by="outbox_drain", clock=clock),  # type: ignore[arg-type]
     ]
 
 
@@ -196,24 +196,28 @@ def closes_twice(profiles: ProfileService, world: World, version: int, first: st
         'the log holds one ProfileContinuationClosed for profile version {version:d} with outcome "{outcome}"'
     )
 )
-def one_closed(profiles: ProfileService, store: EventStore, world: World, version: int, outcome: str) -> None:
+def one_closed(store: EventStore, clock: FixedClock, world: World, version: int, outcome: str) -> None:
     assert world.closed == [True, False]
     closed = [
         store.registry.decode(r)
         for r in store.read_stream(STREAM)
         if r.event_type == "ProfileContinuationClosed"
     ]
-    intent = _intent_for(profiles, version)
+    intent = _intent_for(store, version)
     assert [(c.intent_id, c.workflow_id, c.outcome, c.recorded_by) for c in closed] == [  # type: ignore[attr-defined]
         (intent.intent_id, intent.workflow_id, outcome, "workflow")
     ]
 
 
 @then("closing a continuation the outbox never dispatched records nothing")
-def never_dispatched(profiles: ProfileService, store: EventStore) -> None:
-    profiles.save_profile(_content("Python, SQL, Haskell", "classic"))  # queued, never dispatched
-    queued = _intent_for(profiles, 2)
+def never_dispatched(store: EventStore, clock: FixedClock) -> None:
+    save_profile(store, _content("Python, SQL, Haskell", "classic"), clock=clock)  # queued, never dispatched
+    queued = _intent_for(store, 2)
     head = store.head_position()
-    assert not profiles.close_continuation(queued.workflow_id, "succeeded", recorded_by="outbox_drain")
-    assert not profiles.close_continuation("profile-continuation-unknown", "failed", recorded_by="workflow")
+    assert not close_profile_continuation(
+        store, queued.workflow_id, "succeeded", recorded_by="outbox_drain", clock=clock
+    )
+    assert not close_profile_continuation(
+        store, "profile-continuation-unknown", "failed", recorded_by="workflow", clock=clock
+    )
     assert store.head_position() == head and queued.status is IntentStatus.QUEUED

@@ -61,12 +61,12 @@ def fails(world: World, a: int, stage: Stage, code: str) -> None:
 
 @then(parsers.parse('"{stage}" is {kind:w}'))
 def is_kind(world: World, stage: Stage, kind: str) -> None:
-    assert kind_of(world.stage_tracker().service.load(world.job).state(stage)) == kind
+    assert kind_of(world.stage_tracker().load(world.job).state(stage)) == kind
 
 
 @then(parsers.parse('"{stage}" is Running at attempt {a:d}'))
 def running_at(world: World, stage: Stage, a: int) -> None:
-    state = world.stage_tracker().service.load(world.job).state(stage)
+    state = world.stage_tracker().load(world.job).state(stage)
     assert isinstance(state, Running) and state.attempt_count == a
 
 

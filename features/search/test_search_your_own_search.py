@@ -25,8 +25,8 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
+from jobctrl.orchestration import load_profile
 from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.facts import JobFacts
 from jobctrl.scoring.events import JobScored
@@ -164,7 +164,7 @@ def no_profile(world: dict[str, Any]) -> None:
         store = _store(world)
         try:
             store.create_schema()
-            assert ProfileService(store).load().profile_version == 0
+            assert load_profile(store).profile_version == 0
         finally:
             store.db.dispose()
 

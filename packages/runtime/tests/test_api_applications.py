@@ -27,7 +27,7 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.materials import ArtifactKind
 from jobctrl.materials.adapters.artifacts import ArtifactStore
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
+from jobctrl.orchestration import save_profile
 from jobctrl.orchestration.workflows.apply import ApplyWorkflowInput
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.read_models import applications
@@ -66,7 +66,7 @@ def world(db_url: str, database: Database, tmp_path: Path, temporal_address: str
         ApiConfig(database_url=db_url, sse_poll_s=0.05, control=control, clock=clock, artifacts_root=tmp_path)
     )
     with closing(probe), TestClient(app, raise_server_exceptions=False) as client:
-        ProfileService(store, clock=clock).save_profile(to_document(dict(SAMPLE_PROFILE)))
+        save_profile(store, to_document(dict(SAMPLE_PROFILE)), clock=clock)
         discover_job(store, "j1", employer="Globex", title="Platform Engineer", apply_url=EMAIL)
         score_job(store, "j1", 8.5)
         prepare_materials(store, "j1", ArtifactStore(tmp_path))

@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 
 from jobctrl.kernel.store import Database
+from jobctrl.orchestration import load_job_stages
 from jobctrl.orchestration.adapters.settings_store import SettingsStore
 from jobctrl.orchestration.domain.stages.states import Failed
-from jobctrl.orchestration.use_cases.stage_service import StageService
 from jobctrl.testing.runtime.api_seed import (
     beat,
     complete_run,
@@ -169,7 +169,7 @@ def test_retry_and_run_without_a_fresh_worker_is_503_and_changes_nothing(world: 
     response = world.client.post("/v1/jobs/j1/actions/retry-stage", json={"stage": "score", "runAfter": True})
     assert response.status_code == 503 and _code(response) == "worker_runtime_unavailable"
     assert world.head() == head
-    assert isinstance(StageService(world.store).load("j1").state("score"), Failed)
+    assert isinstance(load_job_stages(world.store, "j1").state("score"), Failed)
 
 
 def test_retry_and_run_with_a_fresh_worker_resets_and_starts_preparation(world: ApiWorld) -> None:

@@ -24,9 +24,9 @@ from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import (
     PreparationTarget,
-    ProfileService,
     StageTrackerService,
     derive_preparation_targets,
+    save_profile,
 )
 
 pytestmark = pytest.mark.both_databases
@@ -89,7 +89,7 @@ def test_each_cohort_prepares_its_enriched_jobs_under_the_saved_profile(database
             )
             == []
         )
-    ProfileService(store).save_profile(PROFILE)
+    save_profile(store, PROFILE)
     assert targets("observed_this_run") == ["j1"]  # this run's observed members, enriched
     assert targets("observed_this_run", run_id="r-2") == []  # another execution's: none of these
     assert targets("existing_backlog") == ["j1", "j3", "j5"]  # every enriched job not scored yet

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
+from jobctrl.orchestration import load_profile
 from jobctrl.orchestration.domain.profile.json_resume import to_document as json_resume_document
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.profiles import materials_profile, scoring_profile
 from jobctrl.scoring.adapters.offline_rules import extract_requirements, match_evidence
@@ -40,7 +40,7 @@ def saved(home: Path) -> tuple[int, dict[str, Any]]:
     try:
         store = EventStore(db, registry())
         store.create_schema()
-        profile = ProfileService(store).load()
+        profile = load_profile(store)
         return profile.profile_version, dict(profile.content)
     finally:
         db.dispose()

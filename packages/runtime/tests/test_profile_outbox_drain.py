@@ -14,9 +14,10 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import (
     IntentStatus,
     ProfileContinuationInput,
-    ProfileService,
     SaveOutcome,
     drain_profile_outbox,
+    load_profile,
+    save_profile,
 )
 from jobctrl.orchestration.events import ProfileContinuationClosed, ProfileUpdated
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
@@ -51,15 +52,14 @@ async def test_the_drain_starts_attaches_chains_and_closes_what_temporal_ended(
     continuations = TemporalContinuations(
         TemporalWorkflowControl.for_client(client), task_queue=f"outbox-{uuid.uuid4().hex[:8]}"
     )
-    service = ProfileService(store, tenant_id=tenant)
     started: list[str] = []
     try:
-        assert service.save_profile(_profile("Backend engineer")) is SaveOutcome.UPDATED
+        assert save_profile(store, _profile("Backend engineer"), tenant_id=tenant) is SaveOutcome.UPDATED
         first = await drain_profile_outbox(store, continuations, tenant_id=tenant)
         assert (len(first.started), first.attached, first.closed) == (1, [], [])
         [one] = first.started
         started.append(one)
-        [intent] = service.load().intents.values()
+        [intent] = load_profile(store, tenant_id=tenant).intents.values()
         assert (intent.workflow_id, intent.status) == (one, IntentStatus.DISPATCH_INTENDED)
         assert await _input_of(client, one) == ProfileContinuationInput(
             tenant=tenant, profile_version=1, profile_event_id=intent.profile_event_id, after=[]
@@ -68,7 +68,7 @@ async def test_the_drain_starts_attaches_chains_and_closes_what_temporal_ended(
         again = await drain_profile_outbox(store, continuations, tenant_id=tenant)
         assert (again.started, again.attached, again.closed) == ([], [one], [])  # open: left running
 
-        assert service.save_profile(_profile("Data engineer")) is SaveOutcome.UPDATED
+        assert save_profile(store, _profile("Data engineer"), tenant_id=tenant) is SaveOutcome.UPDATED
         second = await drain_profile_outbox(store, continuations, tenant_id=tenant)
         assert second.attached == [one] and len(second.started) == 1
         two = second.started[0]

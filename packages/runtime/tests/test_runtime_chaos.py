@@ -38,7 +38,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
+from jobctrl.orchestration import save_profile
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
 from jobctrl.orchestration.workflows.ids import (
     discover_workflow_id,
@@ -130,7 +130,7 @@ async def test_kill_9_of_worker_and_projector_loses_and_duplicates_nothing(
         # The worker registers them from $JOBCTRL_HOME/sources.json at its first start (ADR 0150).
         (tmp_path / "sources.json").write_bytes(msgspec.json.encode(sources))
         comp = Composition.build(db, store, sources=lambda: sources, artifacts_root=tmp_path / "artifacts")
-        ProfileService(store).save_profile(to_document(dict(SAMPLE_PROFILE)))
+        save_profile(store, to_document(dict(SAMPLE_PROFILE)))
         register_sources(store, sources, clock=SystemClock())
         tenants = [f"c{run}-{uuid.uuid4().hex[:6]}" for run in range(RUNS + 1)]
         try:

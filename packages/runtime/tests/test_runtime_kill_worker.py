@@ -31,7 +31,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
+from jobctrl.orchestration import save_profile
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
 from jobctrl.orchestration.workflows.ids import (
     discover_workflow_id,
@@ -89,7 +89,7 @@ async def test_killed_worker_restarts_and_the_same_runs_complete_without_duplica
         sources = [s for s in board.sources() if s.source_id in ("lever-initech", "ashby-hooli")]
         (tmp_path / "sources.json").write_bytes(msgspec.json.encode(sources))
         comp = Composition.build(db, store, sources=lambda: sources, artifacts_root=tmp_path / "artifacts")
-        ProfileService(store).save_profile(to_document(dict(SAMPLE_PROFILE)))
+        save_profile(store, to_document(dict(SAMPLE_PROFILE)))
         register_sources(store, sources, clock=SystemClock())
         worker = _spawn(env, log)
         try:
@@ -166,7 +166,7 @@ async def test_dev_server_killed_and_restarted_from_its_file_the_same_runs_compl
         sources = [s for s in board.sources() if s.source_id in ("lever-initech", "ashby-hooli")]
         (tmp_path / "sources.json").write_bytes(msgspec.json.encode(sources))
         comp = Composition.build(db, store, sources=lambda: sources, artifacts_root=tmp_path / "artifacts")
-        ProfileService(store).save_profile(to_document(dict(SAMPLE_PROFILE)))
+        save_profile(store, to_document(dict(SAMPLE_PROFILE)))
         register_sources(store, sources, clock=SystemClock())
         worker: subprocess.Popen[bytes] | None = None
         try:

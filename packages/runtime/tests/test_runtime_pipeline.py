@@ -95,7 +95,7 @@ def _assert_durable_outcomes(store: EventStore, comp: Composition, not_eligible:
     decoded = [store.registry.decode(e) for e in store.read_all(limit=100_000)]
     assert not_eligible, "the sample board always has jobs that are not eligible"
     for job_id in not_eligible:
-        stages = comp.tracker.service.load(job_id)
+        stages = comp.tracker.load(job_id)
         for stage in ("tailor", "cover"):
             assert not isinstance(stages.state(stage), Pending | Running), (
                 job_id,

@@ -29,9 +29,9 @@ from jobctrl.activity_contracts.contracts import (
     PreparationStepResult,
 )
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.orchestration import load_profile, record_profile_dispatches, save_profile
 from jobctrl.orchestration.domain.profile.aggregate import IntentStatus, SaveOutcome, continuation_workflow_id
 from jobctrl.orchestration.events import ProfileContinuationClosed, ProfileUpdated
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
 from jobctrl.orchestration.workflows.continuation import (
     STATUS_ACTIVITY,
     TARGETS_ACTIVITY,
@@ -129,8 +129,7 @@ async def test_a_genuine_change_starts_one_continuation_and_a_second_drain_start
     fakes, scores = FakeContexts(), ScoreCalls()
     fakes.hold.set()  # keep the preparations open so the second drain meets a running continuation
     async with harness.worker([*fakes.activities(), scores.activity()], targets=ContinuationTargets()) as rw:
-        service = ProfileService(rw.store, tenant_id=tenant)
-        assert service.save_profile(PROFILE) is SaveOutcome.UPDATED
+        assert save_profile(rw.store, PROFILE, tenant_id=tenant) is SaveOutcome.UPDATED
         control = TemporalWorkflowControl.for_client(rw.client)
         event_id = updated_event_id(rw.store, tenant)
         expected = continuation_workflow_id(tenant, event_id)
@@ -163,7 +162,7 @@ async def test_a_genuine_change_starts_one_continuation_and_a_second_drain_start
 
         # A normalized no-op (whitespace, reordered keys) records nothing and starts nothing.
         noop = {"skills": skills_of("  python", "sql "), "summary": summary_of("Backend    engineer")}
-        assert service.save_profile(noop) is SaveOutcome.NO_CHANGE
+        assert save_profile(rw.store, noop, tenant_id=tenant) is SaveOutcome.NO_CHANGE
         after_noop = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         assert after_noop.started == []
         assert len(scores.seen) == len(JOBS)
@@ -175,9 +174,10 @@ async def test_the_worker_start_up_drains_an_intent_left_while_no_worker_ran(
 ) -> None:
     tenant = f"t{uuid.uuid4().hex[:10]}"
     store = harness.store
-    service = ProfileService(store, tenant_id=tenant)
-    service.save_profile(PROFILE)
-    service.save_profile({**PROFILE, "skills": skills_of("python", "sql", "go")})  # two never-started intents
+    save_profile(store, PROFILE, tenant_id=tenant)
+    save_profile(
+        store, {**PROFILE, "skills": skills_of("python", "sql", "go")}, tenant_id=tenant
+    )  # two never-started intents
     newest_event = updated_event_id(store, tenant)
     expected = continuation_workflow_id(tenant, newest_event)
 
@@ -207,7 +207,7 @@ async def test_the_worker_start_up_drains_an_intent_left_while_no_worker_ran(
         await asyncio.wait_for(task, 30)
     # The older revision never started: coalesced into the newest, so only version 2 was prepared;
     # version 2's run recorded its terminal fact before it closed.
-    statuses = {i.profile_version: i.status for i in service.load().intents.values()}
+    statuses = {i.profile_version: i.status for i in load_profile(store, tenant_id=tenant).intents.values()}
     assert statuses == {1: IntentStatus.COALESCED, 2: IntentStatus.CLOSED}
     assert sorted(scores.seen) == [(j, 2) for j in JOBS]
     older = continuation_workflow_id(tenant, updated_event_id(store, tenant, 0))
@@ -234,14 +234,14 @@ async def test_a_profile_patch_drains_and_without_temporal_the_intent_waits(
         saved = client.patch("/v1/profile", json={"summary": summary_of(summary)})
         assert saved.status_code == 200, saved.text
         assert saved.json()["outcome"] == "updated"
-    intents = list(ProfileService(store).load().intents.values())
+    intents = list(load_profile(store).intents.values())
     assert [i.status for i in intents] == [IntentStatus.QUEUED]
 
     # Temporal reachable: the next save drains, starting the pending continuation by its id.
     for client in api_client(db_url, TemporalWorkflowControl(temporal_address)):
         saved = client.patch("/v1/profile", json={"skills": skills_of("python")})
         assert saved.status_code == 200 and saved.json()["outcome"] == "updated"
-    profile = ProfileService(store).load()
+    profile = load_profile(store)
     started = [i for i in profile.intents.values() if i.status is IntentStatus.DISPATCH_INTENDED]
     assert [i.profile_version for i in started] == [2]
     control = TemporalWorkflowControl(temporal_address)  # the test's own loop, its own connection
@@ -256,11 +256,10 @@ async def test_a_newer_continuation_awaits_the_older_one_still_running(harness: 
     fakes, scores = FakeContexts(), ScoreCalls()
     fakes.hold.set()  # version 1's tailoring stays open
     async with harness.worker([*fakes.activities(), scores.activity()], targets=ContinuationTargets()) as rw:
-        service = ProfileService(rw.store, tenant_id=tenant)
         control = TemporalWorkflowControl.for_client(rw.client)
-        service.save_profile(PROFILE)
+        save_profile(rw.store, PROFILE, tenant_id=tenant)
         first = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
-        service.save_profile({**PROFILE, "summary": summary_of("Staff engineer")})
+        save_profile(rw.store, {**PROFILE, "summary": summary_of("Staff engineer")}, tenant_id=tenant)
         second = await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         assert second.attached == first.started and len(second.started) == 1  # v1 was intended: not coalesced
         # Awaited, not slept on: v1 scored both jobs and the newer continuation polled the older one's
@@ -322,9 +321,8 @@ async def test_a_closed_continuation_is_never_restarted_once_temporal_forgot_it(
     tenant = f"t{uuid.uuid4().hex[:10]}"
     fakes, scores = FakeContexts(), ScoreCalls()
     async with harness.worker([*fakes.activities(), scores.activity()], targets=ContinuationTargets()) as rw:
-        service = ProfileService(rw.store, tenant_id=tenant)
         control = TemporalWorkflowControl.for_client(rw.client)
-        service.save_profile(PROFILE)
+        save_profile(rw.store, PROFILE, tenant_id=tenant)
         (done,) = (
             await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         ).started
@@ -332,8 +330,8 @@ async def test_a_closed_continuation_is_never_restarted_once_temporal_forgot_it(
         # Its last step recorded the terminal fact, before Temporal closed it.
         assert closed_facts(rw.store, tenant) == {done: ("succeeded", "workflow")}
         # A second revision whose start was lost after its dispatch intent (intended, never started).
-        service.save_profile({**PROFILE, "summary": summary_of("Staff engineer")})
-        (lost,) = service.drain_outbox(lambda workflow_id: False)
+        save_profile(rw.store, {**PROFILE, "summary": summary_of("Staff engineer")}, tenant_id=tenant)
+        (lost,) = record_profile_dispatches(rw.store, lambda workflow_id: False, tenant_id=tenant)
         assert await control.describe(lost.workflow_id, None) is None
 
     # Another namespace of the same dev server knows neither execution: the view a drain gets once
@@ -358,13 +356,12 @@ async def test_cancel_records_the_fact_and_a_drain_records_it_for_a_terminated_r
     fakes, scores = FakeContexts(), ScoreCalls()
     fakes.hold.set()  # version 1's tailoring stays open, so version 2 keeps awaiting it
     async with harness.worker([*fakes.activities(), scores.activity()], targets=ContinuationTargets()) as rw:
-        service = ProfileService(rw.store, tenant_id=tenant)
         control = TemporalWorkflowControl.for_client(rw.client)
-        service.save_profile(PROFILE)
+        save_profile(rw.store, PROFILE, tenant_id=tenant)
         (older,) = (
             await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         ).started
-        service.save_profile({**PROFILE, "summary": summary_of("Staff engineer")})
+        save_profile(rw.store, {**PROFILE, "summary": summary_of("Staff engineer")}, tenant_id=tenant)
         (newer,) = (
             await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         ).started
@@ -382,7 +379,9 @@ async def test_cancel_records_the_fact_and_a_drain_records_it_for_a_terminated_r
                 newer: ("canceled", "workflow"),
                 older: ("terminated", "outbox_drain"),
             }
-            statuses = {i.profile_version: i.status for i in service.load().intents.values()}
+            statuses = {
+                i.profile_version: i.status for i in load_profile(rw.store, tenant_id=tenant).intents.values()
+            }
             assert statuses == {1: IntentStatus.CLOSED, 2: IntentStatus.CLOSED}
             recording = RecordingControl(control)
             again = await drain_profile_outbox(
@@ -403,9 +402,8 @@ async def test_a_failed_continuation_records_its_terminal_fact(harness: Harness)
         raise ApplicationError("targets unreadable", type="configuration", non_retryable=True)
 
     async with harness.worker([*FakeContexts().activities(), broken_targets]) as rw:
-        service = ProfileService(rw.store, tenant_id=tenant)
         control = TemporalWorkflowControl.for_client(rw.client)
-        service.save_profile(PROFILE)
+        save_profile(rw.store, PROFILE, tenant_id=tenant)
         (failed,) = (
             await drain_profile_outbox(rw.store, control, task_queue=rw.task_queue, tenant_id=tenant)
         ).started

@@ -48,3 +48,47 @@ def test_every_context_has_the_shape_and_none_is_pending() -> None:
     root = Path(__file__).resolve().parents[3]
     assert frozenset() == PENDING
     assert misshapen(root) == {}
+
+
+SERVICE = """
+class StageService:
+    def __init__(self, store, *, clock=None) -> None:
+        self.store = store
+
+    def load(self, job_id): ...
+
+    def run(self, job_id, command): ...
+"""
+COMMANDS = """
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CorrectScore:
+    job_id: str
+
+    def describe(self) -> str: ...
+
+    def other(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class RunLog:
+    store: object
+
+    def start(self) -> None: ...
+
+
+def correct_score(command, *, store, clock) -> int: ...
+"""
+
+
+def test_a_service_class_in_use_cases_is_reported_and_commands_pass(tmp_path: Path) -> None:
+    served = _context(tmp_path, "served", *SHAPE)
+    (served / "use_cases" / "stage_service.py").write_text(SERVICE)
+    (served / "use_cases" / "correct_score.py").write_text(COMMANDS)
+    assert misshapen(tmp_path, pending=frozenset()) == {
+        "served": [
+            "use_cases/stage_service.StageService is a service class (one command per module, ADR 0320)"
+        ]
+    }

@@ -10,7 +10,8 @@ Temporal's sandbox) imports nothing else:
   writers of ``Workflow*`` and ``PipelineStep*`` events (ADR 0120);
 * the discovery run (ADR 0180) — ``start_discovery_run``, ``report_discovery_progress``,
   ``finish_discovery_run``, ``interrupt_discovery_run``, ``close_orphaned_discovery_run`` and
-  ``DiscoveryRunLog`` (discovery's port onto them); the only writers of ``DiscoveryRun*`` events;
+  ``DiscoveryRunLog`` (the adapter of discovery's port onto them); the only writers of
+  ``DiscoveryRun*`` events;
 * domain — ``DiscoveryRun``, ``progress_total``, ``WorkflowRun``, ``DescribedStatus``,
   ``RunReconciled``, ``ExecutionSteps``, ``LIFECYCLE_TYPES``, ``NOT_FOUND``;
 * preparation fan-out (ADR 0261) — ``fan_out_preparation`` over ``plan_preparation``
@@ -20,9 +21,13 @@ Temporal's sandbox) imports nothing else:
   behind the ``ContinuationControl`` port;
 * preparation cohorts (ADR 0263) — ``derive_preparation_targets`` (which jobs each cohort prepares)
   over the ``PreparationCandidates`` port;
-* ``stage_machine.apply_trigger(state, trigger, inputs)`` — the reference JSON adapter (stable);
-* the older subpackages (``stages``, ``spend``, ``settings``, ``profile``) by module path until they
-  take the same shape.
+* the stage machine — ``load_job_stages``, ``change_job_stages`` (one unit of transitions, saved
+  with compare-and-swap), ``begin_stage``, ``complete_stage``, ``fail_stage``, ``skip_stage``,
+  ``reconcile_owned_stages``, ``retry_stage`` (``is_retryable``); the only writers of ``Stage*``
+  events, ``StageTrackerService`` is the ``StageTracker`` port over them;
+* the candidate profile — ``load_profile``, ``save_profile``, ``record_profile_dispatches``,
+  ``close_profile_continuation``; the only writers of ``Profile*`` events;
+* ``stage_machine.apply_trigger(state, trigger, inputs)`` — the reference JSON adapter (stable).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jobctrl.kernel.stages import STAGES
+    from jobctrl.orchestration.adapters.discovery_run_log import DiscoveryRunLog
     from jobctrl.orchestration.adapters.settings_store import InvalidSettings, SettingsStore
     from jobctrl.orchestration.adapters.spend_ledger import SpendLedger, ledger_with_settings
     from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
@@ -54,6 +60,7 @@ if TYPE_CHECKING:
         Canceled,
         Exhausted,
         Failed,
+        StageOwner,
         StageState,
         Stale,
         kind_of,
@@ -73,27 +80,36 @@ if TYPE_CHECKING:
     )
     from jobctrl.orchestration.use_cases._runs import load_run
     from jobctrl.orchestration.use_cases.acknowledge_digest import acknowledge_digest, last_acknowledged
+    from jobctrl.orchestration.use_cases.begin_stage import begin_stage
+    from jobctrl.orchestration.use_cases.change_job_stages import change_job_stages
     from jobctrl.orchestration.use_cases.check_spend_budget import check_spend_budget
     from jobctrl.orchestration.use_cases.close_orphaned_discovery_run import close_orphaned_discovery_run
+    from jobctrl.orchestration.use_cases.close_profile_continuation import close_profile_continuation
+    from jobctrl.orchestration.use_cases.complete_stage import complete_stage
     from jobctrl.orchestration.use_cases.derive_preparation_targets import derive_preparation_targets
-    from jobctrl.orchestration.use_cases.discovery_run_log import DiscoveryRunLog
     from jobctrl.orchestration.use_cases.drain_profile_outbox import (
         OUTCOME_OF_STATUS,
         DrainReport,
         drain_profile_outbox,
     )
+    from jobctrl.orchestration.use_cases.fail_stage import fail_stage
     from jobctrl.orchestration.use_cases.fan_out_preparation import fan_out_preparation
     from jobctrl.orchestration.use_cases.finish_discovery_run import finish_discovery_run
     from jobctrl.orchestration.use_cases.interrupt_discovery_run import interrupt_discovery_run
-    from jobctrl.orchestration.use_cases.profile_service import ProfileService
+    from jobctrl.orchestration.use_cases.load_job_stages import load_job_stages
+    from jobctrl.orchestration.use_cases.load_profile import load_profile
+    from jobctrl.orchestration.use_cases.reconcile_owned_stages import reconcile_owned_stages
     from jobctrl.orchestration.use_cases.reconcile_workflow_run import RunReconciled, reconcile_workflow_run
     from jobctrl.orchestration.use_cases.record_pipeline_steps import record_pipeline_steps
+    from jobctrl.orchestration.use_cases.record_profile_dispatches import record_profile_dispatches
     from jobctrl.orchestration.use_cases.record_workflow_outcome import record_workflow_outcome
     from jobctrl.orchestration.use_cases.record_workflow_started import record_workflow_started
     from jobctrl.orchestration.use_cases.report_discovery_progress import report_discovery_progress
     from jobctrl.orchestration.use_cases.request_workflow_cancellation import request_workflow_cancellation
+    from jobctrl.orchestration.use_cases.retry_stage import RETRYABLE_STATES, is_retryable, retry_stage
+    from jobctrl.orchestration.use_cases.save_profile import save_profile
     from jobctrl.orchestration.use_cases.settle_pipeline_steps import settle_pipeline_steps
-    from jobctrl.orchestration.use_cases.stage_service import StageService
+    from jobctrl.orchestration.use_cases.skip_stage import skip_stage
     from jobctrl.orchestration.use_cases.start_discovery_run import start_discovery_run
     from jobctrl.orchestration.workflows import (
         APPLY_WORKFLOW_TYPE,
@@ -154,7 +170,7 @@ _EXPORTS: dict[str, str] = {
     "finish_discovery_run": "jobctrl.orchestration.use_cases.finish_discovery_run",
     "interrupt_discovery_run": "jobctrl.orchestration.use_cases.interrupt_discovery_run",
     "close_orphaned_discovery_run": "jobctrl.orchestration.use_cases.close_orphaned_discovery_run",
-    "DiscoveryRunLog": "jobctrl.orchestration.use_cases.discovery_run_log",
+    "DiscoveryRunLog": "jobctrl.orchestration.adapters.discovery_run_log",
     "CloseInterruptedMembership": "jobctrl.orchestration.ports",
     "RecordWorkPlans": "jobctrl.orchestration.ports",
     "StartPreparation": "jobctrl.orchestration.ports",
@@ -202,13 +218,11 @@ _EXPORTS: dict[str, str] = {
     "OrchestrationSettings": "jobctrl.orchestration.domain.settings.model",
     "PREPARATION_WORKFLOW_TYPE": "jobctrl.orchestration.workflows",
     "ProfileContinuationInput": "jobctrl.orchestration.workflows.continuation",
-    "ProfileService": "jobctrl.orchestration.use_cases.profile_service",
     "STAGES": "jobctrl.kernel.stages",
     "STATUS_ACTIVITY": "jobctrl.orchestration.workflows.continuation",
     "SaveOutcome": "jobctrl.orchestration.domain.profile.aggregate",
     "SettingsStore": "jobctrl.orchestration.adapters.settings_store",
     "SpendLedger": "jobctrl.orchestration.adapters.spend_ledger",
-    "StageService": "jobctrl.orchestration.use_cases.stage_service",
     "StageState": "jobctrl.orchestration.domain.stages.states",
     "StageTrackerService": "jobctrl.orchestration.adapters.stage_tracker",
     "Stale": "jobctrl.orchestration.domain.stages.states",
@@ -230,6 +244,21 @@ _EXPORTS: dict[str, str] = {
     "preparation_idempotency_key": "jobctrl.orchestration.workflows.ids",
     "preparation_workflow_id": "jobctrl.orchestration.workflows.ids",
     "to_document": "jobctrl.orchestration.domain.profile.json_resume",
+    "load_job_stages": "jobctrl.orchestration.use_cases.load_job_stages",
+    "change_job_stages": "jobctrl.orchestration.use_cases.change_job_stages",
+    "begin_stage": "jobctrl.orchestration.use_cases.begin_stage",
+    "complete_stage": "jobctrl.orchestration.use_cases.complete_stage",
+    "fail_stage": "jobctrl.orchestration.use_cases.fail_stage",
+    "skip_stage": "jobctrl.orchestration.use_cases.skip_stage",
+    "reconcile_owned_stages": "jobctrl.orchestration.use_cases.reconcile_owned_stages",
+    "retry_stage": "jobctrl.orchestration.use_cases.retry_stage",
+    "load_profile": "jobctrl.orchestration.use_cases.load_profile",
+    "save_profile": "jobctrl.orchestration.use_cases.save_profile",
+    "record_profile_dispatches": "jobctrl.orchestration.use_cases.record_profile_dispatches",
+    "close_profile_continuation": "jobctrl.orchestration.use_cases.close_profile_continuation",
+    "is_retryable": "jobctrl.orchestration.use_cases.retry_stage",
+    "RETRYABLE_STATES": "jobctrl.orchestration.use_cases.retry_stage",
+    "StageOwner": "jobctrl.orchestration.domain.stages.states",
 }
 
 __all__ = [
@@ -246,6 +275,7 @@ __all__ = [
     "ORDER",
     "OUTCOME_OF_STATUS",
     "PREPARATION_WORKFLOW_TYPE",
+    "RETRYABLE_STATES",
     "STAGES",
     "STATUS_ACTIVITY",
     "TARGETS_ACTIVITY",
@@ -284,13 +314,12 @@ __all__ = [
     "PreparationCandidates",
     "PreparationTarget",
     "ProfileContinuationInput",
-    "ProfileService",
     "RecordWorkPlans",
     "RunReconciled",
     "SaveOutcome",
     "SettingsStore",
     "SpendLedger",
-    "StageService",
+    "StageOwner",
     "StageState",
     "StageTrackerService",
     "Stale",
@@ -300,19 +329,27 @@ __all__ = [
     "acknowledge_digest",
     "apply_workflow_id",
     "assign_missing_ids",
+    "begin_stage",
+    "change_job_stages",
     "check_spend_budget",
     "close_orphaned_discovery_run",
+    "close_profile_continuation",
+    "complete_stage",
     "contact_research_workflow_id",
     "create_orchestration_tables",
     "derive_preparation_targets",
     "discover_workflow_id",
     "drain_profile_outbox",
+    "fail_stage",
     "fan_out_preparation",
     "finish_discovery_run",
     "interrupt_discovery_run",
+    "is_retryable",
     "kind_of",
     "last_acknowledged",
     "ledger_with_settings",
+    "load_job_stages",
+    "load_profile",
     "load_run",
     "looks_like_json_resume",
     "normalize_profile",
@@ -320,13 +357,18 @@ __all__ = [
     "preparation_idempotency_key",
     "preparation_workflow_id",
     "progress_total",
+    "reconcile_owned_stages",
     "reconcile_workflow_run",
     "record_pipeline_steps",
+    "record_profile_dispatches",
     "record_workflow_outcome",
     "record_workflow_started",
     "report_discovery_progress",
     "request_workflow_cancellation",
+    "retry_stage",
+    "save_profile",
     "settle_pipeline_steps",
+    "skip_stage",
     "start_discovery_run",
     "to_document",
 ]

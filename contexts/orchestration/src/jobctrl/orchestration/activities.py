@@ -38,7 +38,7 @@ from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.activity_contracts.stage_tracking import owner_from_activity
 from jobctrl.discovery.events import DiscoveryRunCounts
 from jobctrl.kernel.aggregate import AggregateRepository
-from jobctrl.kernel.clock import Clock, SystemClock, isoformat
+from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
@@ -47,9 +47,10 @@ from jobctrl.orchestration.domain.discovery_run import DiscoveryRun
 from jobctrl.orchestration.domain.stages.states import StageOwner, Succeeded
 from jobctrl.orchestration.events import Stage
 from jobctrl.orchestration.ports import CloseInterruptedMembership
+from jobctrl.orchestration.use_cases.close_profile_continuation import close_profile_continuation
 from jobctrl.orchestration.use_cases.finish_discovery_run import finish_discovery_run
 from jobctrl.orchestration.use_cases.interrupt_discovery_run import interrupt_discovery_run
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
+from jobctrl.orchestration.use_cases.reconcile_owned_stages import reconcile_owned_stages
 from jobctrl.orchestration.use_cases.record_pipeline_steps import record_pipeline_steps
 from jobctrl.orchestration.use_cases.record_workflow_outcome import record_workflow_outcome
 from jobctrl.orchestration.use_cases.record_workflow_started import record_workflow_started
@@ -76,7 +77,7 @@ class PreparationStateActivities:
 
     @activity.defn(name="load_preparation_checkpoint")
     def load_preparation_checkpoint(self, params: PreparationCheckpointInput) -> PreparationCheckpoint:
-        stages = self.tracker.service.load(params.job_id)
+        stages = self.tracker.load(params.job_id)
         done = [step for step, stage in _STAGE_STEPS if isinstance(stages.state(stage), Succeeded)]
         if "cover" in done and self.pdf_ready(params.job_id):
             done.append("pdf")
@@ -86,9 +87,10 @@ class PreparationStateActivities:
     def recover_preparation_state(self, params: PreparationStepInput) -> None:
         owner = owner_from_activity()
         holder = StageOwner(owner.workflow_id, owner.run_id, owner.attempt)
-        service = self.tracker.for_tenant(params.tenant_id).service
-        at = isoformat(service.clock.now())
-        service.run(params.job_id, lambda s: s.reconcile_owned_rows(holder, {}, at=at), owner=holder)
+        tracker = self.tracker.for_tenant(params.tenant_id)
+        reconcile_owned_stages(
+            tracker.store, params.job_id, holder, clock=tracker.clock, tenant_id=tracker.tenant_id
+        )
 
 
 class ContinuationClosingActivities:
@@ -98,10 +100,10 @@ class ContinuationClosingActivities:
 
     @activity.defn(name=CLOSED_ACTIVITY)
     def record_profile_continuation_closed(self, params: ContinuationClosedInput) -> ContinuationClosedResult:
-        service = ProfileService(self.store, clock=self.clock, tenant_id=params.tenant)
-        recorded = service.close_continuation(
-            params.workflow_id, params.outcome, at=params.closed_at, recorded_by="workflow"
-        )
+        recorded = close_profile_continuation(
+            self.store, params.workflow_id, params.outcome, at=params.closed_at, recorded_by="workflow",
+            clock=self.clock, tenant_id=params.tenant,
+        )  # fmt: skip
         return ContinuationClosedResult(recorded)
 
 

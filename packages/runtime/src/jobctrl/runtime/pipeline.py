@@ -1,6 +1,6 @@
 """The whole pipeline on one worker, as a library call: what ``jobctrl demo`` and its tests run.
 
-``run_pipeline`` saves the candidate profile (versioned by orchestration's ``ProfileService``),
+``run_pipeline`` saves the candidate profile (versioned by orchestration's ``save_profile``),
 registers the sources, runs ``DiscoverWorkflow`` (whose fan-out starts one ``JobPreparationWorkflow``
 per eligible job), waits for every preparation, records an ``approve_dry_run`` review decision for the
 top matches with PDFs and runs a dry-run ``ApplyWorkflow`` for each.  Every id is deterministic, so a
@@ -27,12 +27,13 @@ from jobctrl.orchestration import (
     DiscoverResult,
     DiscoverWorkflow,
     DiscoverWorkflowInput,
-    ProfileService,
     apply_workflow_id,
     discover_workflow_id,
+    load_profile,
     preparation_idempotency_key,
     preparation_workflow_id,
 )
+from jobctrl.orchestration import save_profile as save_candidate_profile
 from jobctrl.runtime.composition.profiles import to_document
 from jobctrl.runtime.composition.root import Composition
 
@@ -50,9 +51,8 @@ class PipelineReport:
 
 
 def save_profile(comp: Composition, content: Mapping[str, Any]) -> int:
-    service = ProfileService(comp.store, clock=comp.clock)
-    service.save_profile(to_document(dict(content)))
-    return service.load().profile_version
+    save_candidate_profile(comp.store, to_document(dict(content)), clock=comp.clock)
+    return load_profile(comp.store, clock=comp.clock).profile_version
 
 
 async def run_pipeline(
@@ -69,9 +69,7 @@ async def run_pipeline(
     tick = progress or (lambda phase, done, total: None)
     if profile is None:
         # ``jobctrl run``: the saved profile and the sources the user added are used as they are.
-        version = await asyncio.to_thread(
-            lambda: ProfileService(comp.store, clock=comp.clock).load().profile_version
-        )
+        version = await asyncio.to_thread(lambda: load_profile(comp.store, clock=comp.clock).profile_version)
     else:
         version = await asyncio.to_thread(save_profile, comp, profile)
         await asyncio.to_thread(register_sources, comp.store, sources, clock=comp.clock, tenant_id=tenant)

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from jobctrl.activity_contracts.stage_tracking import StageTracker
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration import COHORT, ProfileService, discover_workflow_id
+from jobctrl.orchestration import COHORT, discover_workflow_id
 from jobctrl.orchestration.domain.preparation_plan import PreparationTarget
 from jobctrl.orchestration.ports import PreparationCandidates
+from jobctrl.orchestration.use_cases.load_profile import load_profile
 
 BACKLOG = "existing_backlog"
 
@@ -37,7 +38,7 @@ def derive_preparation_targets(
     candidates: PreparationCandidates,
     tracker: StageTracker,
 ) -> list[PreparationTarget]:
-    version = ProfileService(store).load().profile_version
+    version = load_profile(store).profile_version
     if version == 0:
         return []
     if cohort == BACKLOG:

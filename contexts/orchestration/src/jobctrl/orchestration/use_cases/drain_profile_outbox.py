@@ -9,7 +9,7 @@ Orchestration decides every step; the Temporal client is behind ``ContinuationCo
    described: the log, not Temporal's retention, says it is done.  One found closed in Temporal
    without that fact (terminated, timed out, or ended before the fact existed) gets it now, recorded
    by the drain;
-2. ``ProfileService.drain_outbox`` commits coalescing of never-started intents and the dispatch
+2. ``record_profile_dispatches`` commits coalescing of never-started intents and the dispatch
    intent of the newest one *before* anything is started;
 3. the newest intent's continuation is started under its deterministic id, and an intended one that
    is not open (lost before its start) is started again; an open one is attached to (left running),
@@ -31,10 +31,12 @@ from jobctrl.orchestration import (
     DispatchKind,
     IntentStatus,
     ProfileContinuationInput,
-    ProfileService,
 )
 from jobctrl.orchestration.events import ContinuationOutcome
 from jobctrl.orchestration.ports import ContinuationControl
+from jobctrl.orchestration.use_cases.close_profile_continuation import close_profile_continuation
+from jobctrl.orchestration.use_cases.load_profile import load_profile
+from jobctrl.orchestration.use_cases.record_profile_dispatches import record_profile_dispatches
 
 #: Temporal's closed statuses as the terminal fact's outcome.
 OUTCOME_OF_STATUS: dict[str, ContinuationOutcome] = {
@@ -62,8 +64,7 @@ async def drain_profile_outbox(
     clock: Clock | None = None,
     tenant_id: str = LOCAL_TENANT,
 ) -> DrainReport:
-    service = ProfileService(store, clock=clock, tenant_id=tenant_id)
-    profile = await asyncio.to_thread(service.load)
+    profile = await asyncio.to_thread(load_profile, store, clock=clock, tenant_id=tenant_id)
     status: dict[str, str | None] = {}
     queued = sorted(
         (i for i in profile.intents.values() if i.status is IntentStatus.QUEUED),
@@ -79,14 +80,16 @@ async def drain_profile_outbox(
     for intent in intended:
         found = status[intent.workflow_id]
         if found in CLOSED_STATUSES and await asyncio.to_thread(
-            service.close_continuation,
-            intent.workflow_id,
-            OUTCOME_OF_STATUS[found],
-            recorded_by="outbox_drain",
-        ):
+            close_profile_continuation, store, intent.workflow_id, OUTCOME_OF_STATUS[found],
+            recorded_by="outbox_drain", clock=clock, tenant_id=tenant_id,
+        ):  # fmt: skip
             report.closed.append(intent.workflow_id)
-    plan = await asyncio.to_thread(service.drain_outbox, lambda wid: status.get(wid) in CLOSED_STATUSES)
-    intents = {i.intent_id: i for i in (await asyncio.to_thread(service.load)).intents.values()}
+    plan = await asyncio.to_thread(
+        record_profile_dispatches, store, lambda wid: status.get(wid) in CLOSED_STATUSES,
+        clock=clock, tenant_id=tenant_id,
+    )  # fmt: skip
+    reloaded = await asyncio.to_thread(load_profile, store, clock=clock, tenant_id=tenant_id)
+    intents = {i.intent_id: i for i in reloaded.intents.values()}
     open_older: list[str] = []
     for dispatch in plan:
         if dispatch.kind is DispatchKind.ATTACH and status.get(dispatch.workflow_id) is not None:

@@ -15,24 +15,18 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.kernel.clock import isoformat
 from jobctrl.orchestration import (
     ORDER,
-    Blocked,
-    Canceled,
-    Exhausted,
-    Failed,
     JobPreparationInput,
-    JobStages,
     SettingsStore,
-    StageService,
-    StageState,
-    Stale,
+    is_retryable,
     kind_of,
+    load_job_stages,
     preparation_idempotency_key,
     preparation_workflow_id,
 )
 from jobctrl.orchestration import PREPARATION_WORKFLOW_TYPE as WORKFLOW_TYPE
+from jobctrl.orchestration import retry_stage as retry_job_stage
 from jobctrl.orchestration.events import Stage
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import ErrorBody, RetryStageRequest, RetryStageResult
@@ -45,17 +39,6 @@ router = APIRouter(prefix="/v1", tags=["actions"])
 
 # Stages a JobPreparationWorkflow can run (score → tailor → cover); others are reset-only.
 RUN_AFTER_STAGES: frozenset[Stage] = frozenset({"score", "tailor", "cover"})
-RETRYABLE_KINDS: tuple[type, ...] = (Failed, Exhausted, Blocked, Canceled, Stale)
-
-
-def _reset(stages: JobStages, stage: Stage, at: str) -> StageState:
-    current = stages.state(stage)
-    if isinstance(current, Blocked):
-        stages.unblock(stage, at=at)
-    else:
-        # An exhausted stage gets a fresh attempt budget, or the retry would exhaust at once.
-        stages.reset(stage, at=at, reset_attempts=isinstance(current, Exhausted))
-    return stages.state(stage)
 
 
 @router.post(
@@ -103,12 +86,11 @@ def _check_and_reset(
     stage: Stage = body.stage
     if body.run_after and stage not in RUN_AFTER_STAGES:
         raise ApiError(400, "unsupported_retry_run_after_stage", f"{stage} cannot be run after a retry")
-    service = StageService(svc.store, clock=svc.clock)
-    loaded = service.load(job_id)
+    loaded = load_job_stages(svc.store, job_id, clock=svc.clock)
     if loaded.version == 0:
         raise ApiError(404, "job_not_found", f"job {job_id} has no stage history")
     current = loaded.state(stage)
-    if not isinstance(current, RETRYABLE_KINDS):
+    if not is_retryable(current):
         raise ApiError(
             409, "stage_not_retryable", f"{stage} is {kind_of(current)}; only failed or blocked stages retry"
         )
@@ -118,10 +100,10 @@ def _check_and_reset(
         require_ready_worker(svc.db, svc.clock.now())  # 503 before anything is reset
         control = svc.require_control()
         task_queue = SettingsStore(svc.db, clock=svc.clock).load().task_queue
-    at = isoformat(svc.clock.now())
-    # The command re-checks against a fresh load and saves with compare-and-swap.
-    after = service.run(job_id, lambda s: _reset(s, stage, at))
+    # The use case re-decides against a fresh load and saves with compare-and-swap.
+    after = retry_job_stage(svc.store, job_id, stage, clock=svc.clock)
     result = RetryStageResult(
-        job_id=job_id, stage=stage, state=kind_of(after), run_after=body.run_after, workflow_id=None
-    )
-    return result, control, service.load(job_id).version, task_queue
+        job_id=job_id, stage=stage, state=kind_of(after.state(stage)), run_after=body.run_after,
+        workflow_id=None,
+    )  # fmt: skip
+    return result, control, after.version, task_queue

@@ -37,9 +37,9 @@ from jobctrl.materials.events import PdfRendered, ResumeApproved
 from jobctrl.orchestration import (
     APPLY_WORKFLOW_TYPE,
     ApplyWorkflowInput,
-    ProfileService,
     SettingsStore,
     apply_workflow_id,
+    load_profile,
 )
 from jobctrl.projections.read_models.job_detail import job_detail_projections as jd
 from jobctrl.projections.read_models.job_list import job_list_projections as jl
@@ -77,7 +77,7 @@ def current_facts(svc: StoreContext, job_id: str) -> CurrentJobFacts:
         for m in materials
         if m.event_type == ResumeApproved.event_type
     ]
-    profile = ProfileService(svc.store, clock=svc.clock, tenant_id=svc.tenant_id).load()
+    profile = load_profile(svc.store, clock=svc.clock, tenant_id=svc.tenant_id)
     return CurrentJobFacts(
         job_id=job_id,
         employer=row.employer,

@@ -14,7 +14,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends
 from starlette.concurrency import run_in_threadpool
 
-from jobctrl.orchestration import InvalidProfile, InvalidSettings, ProfileService, SaveOutcome, SettingsStore
+from jobctrl.orchestration import (
+    InvalidProfile,
+    InvalidSettings,
+    SaveOutcome,
+    SettingsStore,
+    load_profile,
+    save_profile,
+)
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import (
     ErrorBody,
@@ -58,36 +65,35 @@ def patch_settings(body: SettingsPatch, svc: Annotated[Services, Depends(service
     return SettingsView.model_validate(saved.model_dump())
 
 
-def _view(service: ProfileService) -> ProfileView:
-    profile = service.load()
+def _view(svc: Services) -> ProfileView:
+    profile = load_profile(svc.store, clock=svc.clock, tenant_id=svc.tenant_id)
     return ProfileView(profile_version=profile.profile_version, content=profile.content)
 
 
 @router.get("/profile", response_model=ProfileView)
 def get_profile(svc: Annotated[Services, Depends(services)]) -> ProfileView:
-    return _view(ProfileService(svc.store, clock=svc.clock, tenant_id=svc.tenant_id))
+    return _view(svc)
 
 
 @router.patch("/profile", response_model=ProfileSaved, responses=INVALID)
 async def patch_profile(body: ProfilePatch, svc: Annotated[Services, Depends(services)]) -> ProfileSaved:
-    service = ProfileService(svc.store, clock=svc.clock, tenant_id=svc.tenant_id)
     changes = body.model_dump(exclude_unset=True, by_alias=True)
 
     def save() -> SaveOutcome:
-        content: dict[str, Any] = dict(service.load().content)
+        content: dict[str, Any] = dict(load_profile(svc.store, tenant_id=svc.tenant_id).content)
         for section, value in changes.items():
             if value is None:
                 content.pop(section, None)
             else:
                 content[section] = value
-        return service.save_profile(content)
+        return save_profile(svc.store, content, clock=svc.clock, tenant_id=svc.tenant_id)
 
     try:
         outcome = await run_in_threadpool(save)
     except InvalidProfile as exc:
         raise ApiError(422, exc.code, exc.message, exc.problems) from None
     await _drain(svc)
-    view = await run_in_threadpool(_view, service)
+    view = await run_in_threadpool(_view, svc)
     return ProfileSaved(profile_version=view.profile_version, content=view.content, outcome=outcome.value)
 
 

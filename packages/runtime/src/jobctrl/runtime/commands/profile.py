@@ -3,7 +3,7 @@
 Import reads a JSON Resume document (schema v1.0.0) or the project's own profile JSON (the saved
 document's sections, or the flat shape of ``jobctrl.materials.domain.sample.SAMPLE_PROFILE``), gives every
 entry without an id a stable one, validates, and saves one new profile version through the same use
-case as ``PATCH /v1/profile`` (``ProfileService.save_profile``).  Any problem exits 2 listing each
+case as ``PATCH /v1/profile`` (``save_profile``).  Any problem exits 2 listing each
 field path, and nothing is written.
 """
 
@@ -20,10 +20,11 @@ from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration import (
     InvalidJsonResume,
     InvalidProfile,
-    ProfileService,
     assign_missing_ids,
+    load_profile,
     looks_like_json_resume,
     normalize_profile,
+    save_profile,
 )
 from jobctrl.orchestration import to_document as json_resume_document
 from jobctrl.runtime.composition.profiles import to_document as flat_document
@@ -83,12 +84,11 @@ def import_profile(
     try:
         store = EventStore(db, registry())
         store.create_schema()
-        service = ProfileService(store)
         try:
-            outcome = service.save_profile(document)
+            outcome = save_profile(store, document)
         except InvalidProfile as exc:
             raise _refuse(exc.problems or [("(document)", exc.message)], "invalid profile") from None
-        version = service.load().profile_version
+        version = load_profile(store).profile_version
     finally:
         db.dispose()
     typer.echo(f"imported {kind}: profile version {version} ({outcome.value}), {experiences} experiences")
@@ -104,7 +104,7 @@ def show(output: str = typer.Option("text", "--format", help="text or json")) ->
     try:
         store = EventStore(db, registry())
         store.create_schema()
-        profile = ProfileService(store).load()
+        profile = load_profile(store)
     finally:
         db.dispose()
     if output == "json":

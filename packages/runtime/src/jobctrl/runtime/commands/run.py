@@ -33,7 +33,7 @@ from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials import ArtifactKind
-from jobctrl.orchestration import ProfileService
+from jobctrl.orchestration import load_profile
 from jobctrl.runtime.commands.demo import top_matches
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.composition.sources import import_legacy_sources, registry_catalog
@@ -133,7 +133,7 @@ def run() -> None:
         if not list(registry_catalog(store)()):
             typer.echo("no sources yet: add one with `jobctrl sources add greenhouse <board>`", err=True)
             raise typer.Exit(2)
-        if ProfileService(store).load().profile_version == 0:
+        if load_profile(store).profile_version == 0:
             typer.echo("no profile yet: import one with `jobctrl profile import resume.json`", err=True)
             raise typer.Exit(2)
         console.print(

@@ -1,4 +1,4 @@
-"""The candidate profile, versioned by orchestration's ``ProfileService``, in the shapes the contexts read.
+"""The candidate profile, versioned by orchestration's profile use cases, in the shapes the contexts read.
 
 The saved document is the Materials shape (facts with ids); Scoring matches against evidence items,
 derived here from the same facts so both contexts read one profile version.
@@ -12,7 +12,7 @@ from typing import Any
 
 from jobctrl.kernel.store import EventStore
 from jobctrl.materials import CandidateProfile as MaterialsProfile
-from jobctrl.orchestration import ProfileService
+from jobctrl.orchestration import load_profile
 from jobctrl.scoring import SPONSORSHIP_NEEDED, EvidenceItem, EvidenceKind
 from jobctrl.scoring import CandidateProfile as ScoringProfile
 
@@ -33,7 +33,7 @@ def _years(start: str, end: str | None) -> float:
 
 
 def saved_profile(store: EventStore) -> tuple[int, dict[str, Any]] | None:
-    profile = ProfileService(store).load()
+    profile = load_profile(store)
     if profile.profile_version == 0:
         return None
     return profile.profile_version, dict(profile.content)

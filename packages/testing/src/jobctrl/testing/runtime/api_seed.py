@@ -14,11 +14,15 @@ from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore
 from jobctrl.materials.events import CoverLetterGenerated, PdfRendered, ResumeApproved
-from jobctrl.orchestration import record_pipeline_steps, record_workflow_outcome, record_workflow_started
+from jobctrl.orchestration import (
+    change_job_stages,
+    record_pipeline_steps,
+    record_workflow_outcome,
+    record_workflow_started,
+)
 from jobctrl.orchestration.domain.stages.limits import OWNED_STAGES
 from jobctrl.orchestration.domain.stages.states import StageOwner
 from jobctrl.orchestration.events import Stage, StepKind
-from jobctrl.orchestration.use_cases.stage_service import StageService
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.runtime.api.operations.inventory import database_identity, expected_app_dir
 from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, write_heartbeat
@@ -82,10 +86,10 @@ def prepare_materials(
 
 def fail_stage(store: EventStore, job_id: str, stage: Stage) -> None:
     """Start and fail ``stage`` once (owned stages carry a workflow owner, as the worker's writes do)."""
-    service = StageService(store)
     owner = StageOwner(f"prep-{job_id}", "run-1", 1) if stage in OWNED_STAGES else None
-    service.run(job_id, lambda s: s.start(stage, at=AT, owner=owner), owner=owner)
-    service.run(
+    change_job_stages(store, job_id, lambda s: s.start(stage, at=AT, owner=owner), owner=owner)
+    change_job_stages(
+        store,
         job_id,
         lambda s: s.fail(
             stage, error_code="boom", error_message="failed", retryable=True, at=AT, owner=owner

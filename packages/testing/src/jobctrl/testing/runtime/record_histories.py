@@ -21,7 +21,7 @@ from pathlib import Path
 from temporalio.client import WorkflowFailureError, WorkflowHistory
 
 from jobctrl.kernel.store import open_database
-from jobctrl.orchestration.use_cases.profile_service import ProfileService
+from jobctrl.orchestration import save_profile
 from jobctrl.orchestration.workflows import (
     ApplyWorkflow,
     ApplyWorkflowInput,
@@ -58,11 +58,10 @@ class _ContinuationTargets:
 
 async def _continuation(w: RunningWorker) -> WorkflowHistory:
     """Two saves, two drains: the second continuation awaits the first, then prepares two jobs."""
-    service = ProfileService(w.store)
     control = TemporalWorkflowControl.for_client(w.client)
-    service.save_profile({"summary": [{"id": "sum-1", "text": "Backend engineer"}]})
+    save_profile(w.store, {"summary": [{"id": "sum-1", "text": "Backend engineer"}]})
     first = await drain_profile_outbox(w.store, control, task_queue=w.task_queue)
-    service.save_profile({"summary": [{"id": "sum-1", "text": "Staff engineer"}]})
+    save_profile(w.store, {"summary": [{"id": "sum-1", "text": "Staff engineer"}]})
     second = await drain_profile_outbox(w.store, control, task_queue=w.task_queue)
     for workflow_id in (*first.started, *second.started):
         await w.client.get_workflow_handle(workflow_id).result()

@@ -1,6 +1,6 @@
 """The saved profile document, typed: what ``PATCH /v1/profile`` and ``jobctrl profile import`` may save.
 
-A save is validated here before anything is appended (``ProfileService.save_profile``), so an unknown
+A save is validated here before anything is appended (the ``save_profile`` use case), so an unknown
 or malformed field is refused with every field path at once and never reaches scoring or tailoring.
 
 Sections (camelCase keys, as saved):
