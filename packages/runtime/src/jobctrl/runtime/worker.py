@@ -47,6 +47,36 @@ def sandbox_runner() -> SandboxedWorkflowRunner:
     )
 
 
+#: Local activities (the lifecycle records and the preparation checkpoint, ADR 0236) run inside a
+#: workflow task, so the task lasts as long as its local activity waits for a thread (ADR 0361).
+LOCAL_ACTIVITY_SLOTS = 2
+
+
+@dataclass(frozen=True)
+class WorkerSizing:
+    """How much one worker takes on at once (ADR 0361).
+
+    ``activities`` queued activities (the saved ``worker_activity_slots``), ``local_activities``
+    local ones and ``workflow_tasks`` workflow tasks in flight (the SDK gives them as many threads).
+    The activity executor has a thread for every activity and local-activity slot, so a local
+    activity never waits behind a step.  Workflow tasks are bounded (the SDK's default is 100 in
+    flight, each of which may be waiting for its local activity), so a task's duration is its own
+    work plus a short local-activity queue, not the whole backlog: the rest waits on the server.
+    """
+
+    activities: int
+    local_activities: int = LOCAL_ACTIVITY_SLOTS
+    workflow_tasks: int = 4
+
+    @classmethod
+    def for_slots(cls, slots: int) -> WorkerSizing:
+        return cls(activities=slots, workflow_tasks=max(2, min(slots, 8)))
+
+    @property
+    def executor_threads(self) -> int:
+        return self.activities + self.local_activities
+
+
 def build_worker(
     client: Client,
     *,
@@ -57,13 +87,17 @@ def build_worker(
     executor: ThreadPoolExecutor,
     overrides: Iterable[ActivityFn] = (),
 ) -> Worker:
+    """``executor`` should have ``WorkerSizing.for_slots(slots).executor_threads`` threads."""
+    sizing = WorkerSizing.for_slots(slots)
     return Worker(
         client,
         task_queue=task_queue,
         workflows=list(WORKFLOWS),
         activities=build_activities(deps, overrides),
         activity_executor=executor,
-        max_concurrent_activities=slots,
+        max_concurrent_activities=sizing.activities,
+        max_concurrent_local_activities=sizing.local_activities,
+        max_concurrent_workflow_tasks=sizing.workflow_tasks,
         interceptors=[ActivityRuntimeTelemetryInterceptor(telemetry)],
         workflow_runner=sandbox_runner(),
     )
@@ -163,7 +197,8 @@ class WorkerRuntime:
         deps = ActivityDeps(
             store=self.store, spend=self.spend, client=self.client, targets=self.targets, clock=self.clock
         )
-        with ThreadPoolExecutor(max_workers=slots + 2, thread_name_prefix="jobctrl-activity") as executor:
+        sizing = WorkerSizing.for_slots(slots)
+        with ThreadPoolExecutor(sizing.executor_threads, thread_name_prefix="jobctrl-activity") as executor:
             worker = build_worker(
                 self.client,
                 task_queue=self.task_queue,

@@ -20,7 +20,7 @@ from jobctrl.orchestration.adapters.tables import create_orchestration_tables
 from jobctrl.runtime.activities import ActivityDeps, ActivityFn
 from jobctrl.runtime.activities.ports import PreparationTargetsPort
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
-from jobctrl.runtime.worker import build_worker
+from jobctrl.runtime.worker import WorkerSizing, build_worker
 
 
 async def activity_attempts(
@@ -103,7 +103,7 @@ class Harness:
         if targets is not None:
             deps.targets = targets
         telemetry = telemetry or RuntimeTelemetry()
-        with ThreadPoolExecutor(max_workers=slots + 2) as executor:
+        with ThreadPoolExecutor(max_workers=WorkerSizing.for_slots(slots).executor_threads) as executor:
             worker = build_worker(
                 client,
                 task_queue=task_queue,
