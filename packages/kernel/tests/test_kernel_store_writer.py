@@ -7,8 +7,10 @@ import os
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
@@ -81,5 +83,53 @@ def test_a_replaced_file_fails_closed_on_the_kept_connection_and_writes_nothing(
         assert caught.value.reason == "replaced"
         os.replace(moved, path)  # the original back: appends go on, and nothing was written meanwhile
         assert store.append("s", 1, [_event(3)]).positions == (2,)
+    finally:
+        db.dispose()
+
+
+def test_pooled_writes_and_appends_of_one_process_take_turns_instead_of_meeting_sqlites_lock(
+    tmp_path: Path,
+) -> None:
+    # ADR 0362: with SQLite's busy handler switched off, two writers of one process that met on
+    # SQLite's write lock would fail at once with "database is locked"; in turn, none does.
+    db = open_database(f"sqlite:///{tmp_path / 'w.db'}")
+    try:
+        store = EventStore(db, registry())
+        store.create_schema()
+        with db.write() as conn:
+            conn.exec_driver_sql("CREATE TABLE counter (n INTEGER NOT NULL)")
+            conn.exec_driver_sql("INSERT INTO counter VALUES (0)")
+        db.dispose()  # every connection from here on is opened with the listener below
+
+        @event.listens_for(db.engine, "connect")
+        def no_busy_wait(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.execute("PRAGMA busy_timeout=0")
+
+        errors: list[BaseException] = []
+
+        def pooled(_: int) -> None:
+            for _i in range(60):
+                with db.write() as conn:
+                    conn.exec_driver_sql("UPDATE counter SET n = n + 1")
+
+        def appends(t: int) -> None:
+            for i in range(60):
+                store.append(f"s-{t}-{i}", 0, [_event(t * 100 + i)])
+
+        def run(work: Any, t: int) -> None:
+            try:
+                work(t)
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=run, args=(w, t)) for t, w in enumerate([pooled, appends] * 2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert errors == []
+        assert store.head_position() == 120
+        with db.read() as conn:
+            assert conn.exec_driver_sql("SELECT n FROM counter").scalar() == 120
     finally:
         db.dispose()

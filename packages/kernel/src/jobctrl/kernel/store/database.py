@@ -20,7 +20,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -208,9 +208,11 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """A write transaction: ``BEGIN IMMEDIATE`` on SQLite; committed on success, rolled back on error."""
+        turn = self.writer.turn() if self.writer is not None else nullcontext()
         with self.storage_errors(writing=True):
             self.verify()
-            with self.engine.connect().execution_options(**{_WRITE_OPTION: True}) as conn, conn.begin():
+            # In turn with this process's other writers (ADR 0362), not in SQLite's busy handler.
+            with turn, self.engine.connect().execution_options(**{_WRITE_OPTION: True}) as conn, conn.begin():
                 self.check_identity(conn)
                 yield conn
 

@@ -9,27 +9,47 @@ this process opened, ADR 0102) runs before the lock is taken, ``BEGIN IMMEDIATE`
 transaction, and any error rolls it back.  A storage failure (or a failed rollback) closes the
 connection, so the next append opens a fresh one; ``Database.dispose`` closes it.  PostgreSQL
 keeps the pool (its pre-ping replaces a connection the server dropped while idle).
+
+``Database.write`` (the pooled write transactions: aggregate saves, the spend ledger, read-model
+rows) takes the same lock through ``turn`` (ADR 0362), so every writer of this process queues in
+one place; SQLite's busy handler, which sleeps 1 … 100 ms between retries whatever the holder does,
+is left to writers of other processes.  The lock is re-entrant (a nested write on one thread meets
+SQLite's own lock, as it did before), and ``turn`` waits for it at most ``TURN_TIMEOUT_S`` (SQLite's
+busy timeout) before going on without it, so a stuck holder still surfaces as "database is locked".
 """
 
 from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 
 T = TypeVar("T")
 
+#: How long ``turn`` waits for this process's other writers: the connections' ``busy_timeout``.
+TURN_TIMEOUT_S = 30.0
+
 
 class DriverWriter:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._fairy: Any = None
         self._driver: Any = None
         self._cursor: Any = None
+
+    @contextlib.contextmanager
+    def turn(self, timeout_s: float = TURN_TIMEOUT_S) -> Iterator[None]:
+        """This process's writers one at a time (the kept connection's appends and pooled writes)."""
+        held = self._lock.acquire(timeout=timeout_s)
+        try:
+            yield
+        finally:
+            if held:
+                self._lock.release()
 
     def run(self, work: Callable[[Any], T]) -> T:
         """``work(cursor)`` inside ``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back if it raises."""
