@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.runtime.api import guard
+from jobctrl.runtime.api import guard, pages
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app as cli
 from jobctrl.testing.runtime.api_seed import discover_job, project
@@ -140,6 +140,36 @@ def test_the_dashboard_streams_with_the_cookie_and_no_url_holds_the_token(
     assert not any(TOKEN in u for u in urls[1:])  # only the first navigation's fragment, never sent
     [session] = [c for c in cookies if c["name"] == guard.SESSION_COOKIE]
     assert session["httpOnly"] and session["sameSite"] == "Strict"
+
+
+def test_the_pages_and_their_shared_assets_are_public_and_their_data_takes_the_header(
+    guarded: RunningApi,
+) -> None:
+    base = guarded.base_url
+    media = {"html": "text/html", "css": "text/css", "js": "text/javascript"}
+    for path, (name, media_type) in pages.FILES.items():
+        answer = httpx.get(f"{base}{path}", timeout=5)  # no token: a page or an asset holds no data
+        assert answer.status_code == 200, path
+        assert answer.headers["content-type"] == f"{media_type}; charset=utf-8"
+        assert media[name.rsplit(".", 1)[1]] == media_type
+    for page_name in ("review.html", "contacts.html", "outreach.html", "dashboard.html"):
+        assert '<link rel="stylesheet" href="/static/jobctrl.css">' in (pages.STATIC / page_name).read_text()
+    assert httpx.get(f"{base}/v1/outreach/threads", timeout=5).status_code == 401
+    urls: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.on("request", lambda request: urls.append(request.url))
+            page.goto(f"{base}/contacts#token={TOKEN}")  # the shared script sends it as a header
+            page.wait_for_selector("body[data-loaded]", timeout=15_000)
+            assert page.text_content("#tasks") == "No research results yet."
+            size = page.eval_on_selector("h1", "h => getComputedStyle(h).fontSize")
+        finally:
+            browser.close()
+    assert size == "22.4px"  # 1.4rem: the shared stylesheet applied
+    assert any(u.endswith("/static/jobctrl.js") for u in urls)
+    assert not any(TOKEN in u for u in urls[1:])
 
 
 # -- row 5: DNS rebinding and cross-site requests -------------------------------------------------

@@ -5,5 +5,5 @@ Modules: ``app`` (composition root; mounts ``operations.router`` when that modul
 ``start_discovery``, ``workflow_control`` (the Temporal port: ``WorkflowControl``,
 ``TemporalWorkflowControl``), ``readiness`` (fresh worker heartbeat),
 ``discover_phase`` (phase + cancel rule), ``models`` (typed bodies), ``errors`` (``{"error": {code,
-message}}``), ``hub`` / ``sse`` (the live event stream), ``static/dashboard.html``.
+message}}``), ``hub`` / ``sse`` (the live event stream), ``pages`` (the dashboard's pages in ``static/``).
 """

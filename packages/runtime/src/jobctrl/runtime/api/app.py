@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi import FastAPI, Header, Query, Request, Response
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -39,6 +39,7 @@ from jobctrl.runtime.api import (
     material_text,
     outreach,
     outreach_threads,
+    pages,
     reads,
     retry_stage,
     review_decision,
@@ -69,8 +70,6 @@ from jobctrl.runtime.api.sse import event_stream, parse_resume_point
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl, WorkflowControl
 from jobctrl.runtime.storage import open_configured_database
 from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
-
-DASHBOARD = Path(__file__).with_name("static") / "dashboard.html"
 
 
 @dataclass
@@ -179,9 +178,9 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
 
     for router in (reads.router, settings_profile.router, review_decision.router, retry_stage.router,
                    cancel_run.router, start_discovery.router, operations_router,
-                   applications.router, applications.pages, sources.router,
+                   applications.router, pages.router, sources.router,
                    contact_research.router, contacts.router, outreach.router, outreach_threads.router,
-                   outreach_threads.pages, scores.router, import_url.router, verification.router,
+                   scores.router, import_url.router, verification.router,
                    follow_up_snooze.router, material_text.router):  # fmt: skip
         app.include_router(router)
 
@@ -211,10 +210,6 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
             secure=request.url.scheme == "https",
         )
         return response
-
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def dashboard() -> HTMLResponse:
-        return HTMLResponse(DASHBOARD.read_text(encoding="utf-8"))
 
     @app.get("/v1/event-types")
     async def event_types() -> list[str]:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
-from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path, Query
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import Response
 
 from jobctrl.apply import (
     USER_WORD,
@@ -55,8 +54,6 @@ from jobctrl.runtime.api.review_decision import current_facts
 from jobctrl.runtime.api.services import Services, StoreContext, services
 
 router = APIRouter(prefix="/v1", tags=["applications"])
-pages = APIRouter()
-REVIEW_PAGE = FilePath(__file__).with_name("static") / "review.html"
 ERRORS: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}, 422: {"model": ErrorBody}}
 
 #: The approval gate's refusals, in words a person can act on.
@@ -149,12 +146,6 @@ def _awaiting_review(svc: StoreContext) -> list[Any]:
 
 
 # -- routes -----------------------------------------------------------------------------------------
-@pages.get("/review", response_class=HTMLResponse, include_in_schema=False)
-def review_page() -> HTMLResponse:
-    """The dashboard's Apply Review page (the queue, the pipeline by outcome, what is due today)."""
-    return HTMLResponse(REVIEW_PAGE.read_text(encoding="utf-8"))
-
-
 @router.get("/apply/review", response_model=ReviewQueue, summary="Prepared jobs awaiting an apply decision")
 def review_queue(
     svc: Annotated[Services, Depends(services)],

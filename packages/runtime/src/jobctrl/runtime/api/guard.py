@@ -5,11 +5,11 @@ For every HTTP request:
 
 1. ``Host`` must name this server (the loopback names, the bind name, the configured extra names):
    anything else is a DNS-rebinding attempt or a misdirected request, ``421 misdirected_request``.
-2. With a token configured, every route but ``/`` and ``/v1/health`` needs ``Authorization: Bearer``
-   with that token (compared in constant time).  The token is never read from a URL.  The one
-   exception is the dashboard's live stream: ``EventSource`` cannot send headers, so the dashboard
-   trades the token for an HttpOnly, SameSite=Strict session cookie (``POST /v1/session``) that is
-   good for ``GET /v1/events/stream`` only.
+2. With a token configured, every route but the dashboard's pages and assets (``pages.PATHS``) and
+   ``/v1/health`` needs ``Authorization: Bearer`` with that token (compared in constant time).  The
+   token is never read from a URL.  The one exception is the dashboard's live stream: ``EventSource``
+   cannot send headers, so the dashboard trades the token for an HttpOnly, SameSite=Strict session
+   cookie (``POST /v1/session``) that is good for ``GET /v1/events/stream`` only.
 3. A mutating request (POST, PUT, PATCH, DELETE) whose ``Origin`` is not this server's own, or that a
    browser marks ``Sec-Fetch-Site: cross-site``, is ``403 cross_origin_refused``; a body, or any
    ``Content-Type``, must be ``application/json`` (``415 unsupported_media_type``), so a form or
@@ -38,11 +38,12 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from jobctrl.kernel.errors import ConfigurationError
+from jobctrl.runtime.api import pages
 
 MIN_TOKEN_LENGTH: Final = 32
 DEFAULT_MAX_BODY_BYTES: Final = 1024 * 1024
 LOOPBACK_HOSTS: Final[frozenset[str]] = frozenset({"localhost", "127.0.0.1", "::1", "testserver"})
-PUBLIC_PATHS: Final[frozenset[str]] = frozenset({"/", "/review", "/contacts", "/outreach", "/v1/health"})
+PUBLIC_PATHS: Final[frozenset[str]] = pages.PATHS | {"/v1/health"}
 STREAM_PATH: Final = "/v1/events/stream"
 SESSION_PATH: Final = "/v1/session"
 SESSION_COOKIE: Final = "jobctrl_session"

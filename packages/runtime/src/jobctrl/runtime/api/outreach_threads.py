@@ -12,12 +12,10 @@ no send route: the user sends the approved text themselves and says so (``…/se
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path as FilePath
 from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Path
-from fastapi.responses import HTMLResponse
 from pydantic import AwareDatetime, Field
 
 from jobctrl.contact import (
@@ -309,19 +307,3 @@ def post_follow_up_dismiss(
 ) -> ThreadDetail:
     reason = (body or DismissRequest()).reason
     return act(svc, thread_id, lambda cs: dismiss_follow_up(cs, thread_id, reason=reason))
-
-
-pages = APIRouter()
-_STATIC = FilePath(__file__).with_name("static")
-
-
-@pages.get("/contacts", response_class=HTMLResponse, include_in_schema=False)
-def contacts_page() -> HTMLResponse:
-    """The dashboard's Contacts page: research candidates to confirm or reject, and the threads."""
-    return HTMLResponse((_STATIC / "contacts.html").read_text(encoding="utf-8"))
-
-
-@pages.get("/outreach", response_class=HTMLResponse, include_in_schema=False)
-def outreach_page() -> HTMLResponse:
-    """The dashboard's page for one outreach thread (``?thread=ID``): draft, review, sent, replies."""
-    return HTMLResponse((_STATIC / "outreach.html").read_text(encoding="utf-8"))
