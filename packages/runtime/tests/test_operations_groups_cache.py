@@ -10,7 +10,8 @@ import sqlalchemy as sa
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.projections.groupcount import refill
+from jobctrl.projections.read_models.stage_states import STAGE_GROUPS, job_stage_states
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.projections.watermarks import ensure_watermark, read_watermark, set_watermark
 from jobctrl.runtime.api.operations import (
@@ -41,6 +42,7 @@ def _finish_every_member(db: Database, advance: bool) -> None:
             )
             .values(state="succeeded")
         )
+        refill(conn, STAGE_GROUPS, job_stage_states)  # the counts the fold keeps with the rows
         if advance:  # what the projection runner does in the transaction that writes the rows
             ensure_watermark(conn, OPERATIONS_WATERMARK)
             set_watermark(conn, OPERATIONS_WATERMARK, read_watermark(conn, OPERATIONS_WATERMARK) + 1)

@@ -15,8 +15,9 @@ import sqlalchemy as sa
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
+from jobctrl.projections.groupcount import refill
 from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
-from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.projections.read_models.stage_states import STAGE_GROUPS, job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.recoveries import ExecutionKey
 from jobctrl.runtime.api.operations import (
@@ -124,6 +125,7 @@ def _seed(db: Database, rng: random.Random, status: str) -> tuple[list[dict[str,
         conn.execute(sa.insert(workflow_run_projections), runs)
         conn.execute(sa.insert(discovery_execution_jobs), members)
         conn.execute(sa.insert(job_stage_states), stages)
+        refill(conn, STAGE_GROUPS, job_stage_states)  # the counts the fold keeps with the rows
     return members, stages
 
 

@@ -22,8 +22,9 @@ from sqlalchemy import Connection
 
 from jobctrl.kernel.registry import EventRegistry, EventValidationError, UnknownEventType
 from jobctrl.kernel.store.schema import job_events
+from jobctrl.projections.groupcount import load_all, regroup
 from jobctrl.projections.keydigest import EMPTY, DigestRow, shift
-from jobctrl.projections.model import DELETED, EventInfo, Fold, KeyDigest, Projection
+from jobctrl.projections.model import DELETED, EventInfo, Fold, GroupCount, KeyDigest, Projection
 from jobctrl.projections.schema import projection_row_counts, projection_skipped_events
 from jobctrl.projections.sqlutil import insert_ignore_statement
 from jobctrl.projections.tableio import TableIO
@@ -151,6 +152,8 @@ class FoldEngine:
         # (no cache: not a rebuild) made, in the same transaction (the recovery proof, ADR 0132).
         self._digests: dict[str, KeyDigest] = {d.source: d for p in self.projections for d in p.key_digests}
         self.on_digest_change = on_digest_change
+        # Source table -> its group counts, moved with each row change in the same write (ADR 0345).
+        self._groups: dict[str, GroupCount] = {g.source: g for p in self.projections for g in p.group_counts}
         by_type: dict[str, list[Fold[Any, Any]]] = defaultdict(list)
         for projection in self.projections:
             for fold in projection.folds:
@@ -197,10 +200,13 @@ class FoldEngine:
         # so there is nothing to look up and nothing to load (ADR 0232).
         # Per table: its known rows, its changed rows and its key digest, looked up once per batch;
         # each key is computed where its fold runs, in one pass (ADR 0290).
-        slots = {name: (known[name], dirty[name], self._digests.get(name)) for name in self.tables}
+        slots = {
+            name: (known[name], dirty[name], self._digests.get(name), self._groups.get(name))
+            for name in self.tables
+        }
         for event, info, dispatch in decoded:
             for name, key_of, apply in dispatch:
-                rows, changed, digest = slots[name]
+                rows, changed, digest, grouping = slots[name]
                 key = key_of(event, info)
                 before = rows.get(key)
                 after = apply(before, event, info)
@@ -211,12 +217,16 @@ class FoldEngine:
                         continue
                     rows[key] = None
                     changed[key] = DELETED
+                    if grouping is not None:
+                        regroup(grouping, before, None, known, dirty, created)
                     sign = -1
                 elif after is None:
                     continue
                 else:
                     rows[key] = after
                     changed[key] = after
+                    if grouping is not None:
+                        regroup(grouping, before, after, known, dirty, created)
                     if before is not None:
                         continue
                     sign = 1
@@ -266,6 +276,12 @@ class FoldEngine:
                 digest = self._digests.get(name)
                 if digest is not None and key[:3] not in known[digest.target.name]:  # type: ignore[index]
                     wanted[digest.target.name].add(key[:3])  # type: ignore[index]
+                grouping = self._groups.get(name)
+                if grouping is not None and not known[grouping.target.name]:
+                    # A count table holds a row per group, a handful: read it whole, once.
+                    target = grouping.target
+                    load_all(conn, targets[target.name], target.row, known[target.name])
+                    known[target.name][()] = None  # loaded (even if empty); no group is ``()``
         for name, keys in wanted.items():
             io = self._table_io(targets[name], dialect)
             row_cls = self.tables[name].row

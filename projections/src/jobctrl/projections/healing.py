@@ -8,10 +8,14 @@ Cheap checks, per projection, on every start (and on ``jobctrl projections statu
   (``projection_row_counts``: created minus deleted rows, kept in the fold's transaction) -- a
   deleted row is found this way, not only an emptied table;
 * ``key_count``: the per-execution key counts of a ``KeyDigest`` (ADR 0132) do not add up to the
+  rows of its source table;
+* ``group_count``: the row counts per group of a ``GroupCount`` (ADR 0345) do not add up to the
   rows of its source table.
 
 ``deep`` (only ``--verify``) also re-hashes each execution's keys and compares them with the kept
-digests (``key_digest``), which finds a rewritten key the counts cannot see.
+digests (``key_digest``), which finds a rewritten key the counts cannot see, and compares each
+``GroupCount`` with the ``GROUP BY`` of its source (``group_counts``), which finds a row whose group
+changed behind the engine.
 
 Shadow tables (``<table>__rebuild``) a killed rebuild left behind are listed by ``leftover_shadows``
 and dropped by ``heal`` before it checks anything.
@@ -31,6 +35,7 @@ from sqlalchemy import Connection
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.schema import job_events
+from jobctrl.projections.groupcount import counts_agree
 from jobctrl.projections.keydigest import EMPTY, shift
 from jobctrl.projections.model import Projection
 from jobctrl.projections.rebuild import rebuild
@@ -46,7 +51,7 @@ SHADOW_SUFFIX = "__rebuild"
 class Finding:
     projection: str
     table: str
-    reason: str  # empty | row_count | key_count | key_digest
+    reason: str  # empty | row_count | key_count | key_digest | group_count | group_counts
     expected: int | None = None
     found: int | None = None
 
@@ -89,6 +94,10 @@ def _deep_digests(conn: Connection, projection: Projection) -> list[Finding]:
         }
         if dict(recomputed) != kept:
             out.append(Finding(projection.name, digest.source, "key_digest"))
+    for grouping in projection.group_counts:
+        source = next(t.table for t in projection.tables if t.name == grouping.source)
+        if not counts_agree(conn, grouping, source):
+            out.append(Finding(projection.name, grouping.source, "group_counts"))
     return out
 
 
@@ -115,6 +124,13 @@ def check_projection(
         expected, found = int(kept.scalar_one()), _count(conn, source)
         if expected != found:
             out.append(Finding(projection.name, digest.source, "key_count", expected, found))
+    for grouping in projection.group_counts:
+        source = next(t.table for t in projection.tables if t.name == grouping.source)
+        counted = list(grouping.target.table.columns)[-1]  # the count is the last column
+        kept = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(counted), 0)))
+        expected, found = int(kept.scalar_one()), _count(conn, source)
+        if expected != found:
+            out.append(Finding(projection.name, grouping.source, "group_count", expected, found))
     if deep and not out:
         out.extend(_deep_digests(conn, projection))
     return out

@@ -114,6 +114,23 @@ class KeyDigest:
 
 
 @dataclass(frozen=True)
+class GroupCount:
+    """Keep ``target`` equal to ``SELECT <group>, count(*) FROM source GROUP BY <group>``: the engine
+    moves one unit from the group of a source row's old value to the group of its new value whenever
+    a fold changes it, in the same write, and deletes a group's row when its count reaches zero (so
+    a rebuild, the runner and the migration that first fills it all leave the same rows, ADR 0345).
+    ``group`` maps a source row to its group, the leading key columns of ``target``; the target's
+    row is built as ``target.row(*group, count)`` (its last column is the count)."""
+
+    source: str
+    target: ReadModelTable[Any]
+    group: Callable[[Any], tuple[Any, ...]]
+
+    def count_of(self, row: Any) -> int:
+        return int(msgspec.structs.astuple(row)[-1])
+
+
+@dataclass(frozen=True)
 class Projection:
     """A named group of read-model tables folded together (rebuilt, healed and reported as one).
 
@@ -127,6 +144,7 @@ class Projection:
     folds: tuple[Fold[Any, Any], ...]
     creates_rows_on: frozenset[str] = field(default_factory=frozenset)
     key_digests: tuple[KeyDigest, ...] = ()
+    group_counts: tuple[GroupCount, ...] = ()
 
     @property
     def event_types(self) -> frozenset[str]:

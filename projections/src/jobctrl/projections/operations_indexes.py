@@ -1,7 +1,8 @@
 """Indexes the operations snapshot relies on, declared on tables other read models own.
 
-``job_stage_states`` by (tenant, stage, state, finished_at): per-stage state counts become an
-index-only scan, and the newest successful durations of a stage (the ETA samples) an index range.
+``job_stage_states`` by (tenant, stage, state, finished_at): the running rows and the newest
+successful durations of a stage (the ETA samples) are index ranges (the per-stage state totals are
+kept by the fold in ``job_stage_counts``, ADR 0345).
 ``discovery_execution_jobs`` by (tenant, job): which execution a stage row's job belongs to.
 Declared here (attached to the table on import) so the owning module stays untouched.
 """

@@ -10,6 +10,10 @@ restores the count carried by the event.
 The owner of a running stage is the ``owner`` of its v2 ``StageStarted`` payload; v1 events (no owner
 in the payload) fall back to the workflow id / run id / attempt of the event metadata (durability
 pattern 4: every running write carries its owner).
+
+``job_stage_counts`` holds the number of rows per (tenant, stage, state), kept by the engine in the
+same write as the rows (a ``GroupCount``, ADR 0345), so the operations snapshot's totals read a few
+rows instead of grouping every stage row.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from jobctrl.orchestration.events import (
     StageStarted,
     StageUnblocked,
 )
-from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
+from jobctrl.projections.model import EventInfo, Fold, GroupCount, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
 
@@ -110,6 +114,33 @@ class StageStateRow(msgspec.Struct, frozen=True, gc=False):
 
 
 STAGE_STATES = ReadModelTable(job_stage_states, StageStateRow)
+
+# How many ``job_stage_states`` rows each (tenant, stage, state) has; no row for a count of zero.
+job_stage_counts = sa.Table(
+    "job_stage_counts",
+    metadata,
+    sa.Column("tenant_id", sa.String(64), primary_key=True),
+    sa.Column("stage", sa.String(20), primary_key=True),
+    sa.Column("state", sa.String(20), primary_key=True),
+    sa.Column("row_count", sa.BigInteger, nullable=False),
+)
+
+
+class StageCountRow(msgspec.Struct, frozen=True, gc=False):
+    tenant_id: str
+    stage: str
+    state: str
+    row_count: int
+
+
+STAGE_COUNTS = ReadModelTable(job_stage_counts, StageCountRow)
+
+
+def _stage_group(row: StageStateRow) -> tuple[str, str, str]:
+    return (row.tenant_id, row.stage, row.state)
+
+
+STAGE_GROUPS = GroupCount(STAGE_STATES.name, STAGE_COUNTS, _stage_group)
 _encoder = msgspec.json.Encoder()
 
 # Columns that belong to one state only: cleared whenever the row moves to another state.
@@ -348,7 +379,8 @@ _FOLDS = (
 
 PROJECTION = Projection(
     name="stage_states",
-    tables=(STAGE_STATES,),
+    tables=(STAGE_STATES, STAGE_COUNTS),
     folds=_FOLDS,
     creates_rows_on=frozenset(f.event.event_type for f in _FOLDS),
+    group_counts=(STAGE_GROUPS,),
 )

@@ -13,6 +13,7 @@ median of the rounds' p95s, ratios the median of the per-round ratios):
   totals and the execution's member groups come from the ``TotalsCache`` (ADR 0237); the coverage
   proof, running rows, samples and heartbeats are live;
 * ``operations.cold_p95_ms``: the same read without the cache (every read after a watermark move);
+  the stage totals come from ``job_stage_counts``, which the seed fills as the fold would (ADR 0345);
 * ``operations.ratio_vs_count`` / ``operations.cold_ratio_vs_count``: each against the baseline.
 """
 
@@ -32,6 +33,7 @@ import sqlalchemy as sa
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import isoformat
 from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.projections.groupcount import refill
 from jobctrl.projections.keydigest import member_term, of_terms, step_term
 from jobctrl.projections.read_models.discovery_executions import (
     discovery_execution_jobs,
@@ -41,7 +43,7 @@ from jobctrl.projections.read_models.pipeline_steps import (
     pipeline_step_key_digests,
     pipeline_step_projections,
 )
-from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.projections.read_models.stage_states import STAGE_GROUPS, job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.recoveries import ExecutionKey, persisted_key_sets, record_native_checkpoint
 from jobctrl.runtime.api.operations import (
@@ -156,6 +158,7 @@ def seed(db: Database, jobs: int, members: int, now: datetime) -> None:
                 batch.clear()
         if batch:
             conn.execute(sa.insert(job_stage_states), batch)
+        refill(conn, STAGE_GROUPS, job_stage_states)  # the counts the fold keeps beside them (ADR 0345)
         conn.execute(
             sa.insert(discovery_execution_jobs),
             [

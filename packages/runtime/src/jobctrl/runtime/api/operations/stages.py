@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from jobctrl.projections.read_models.discovery_executions import (
     discovery_execution_jobs,
 )
-from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.projections.read_models.stage_states import job_stage_counts, job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.projections.watermarks import read_watermark
@@ -43,6 +43,11 @@ _STATE_BUCKET = {
 }
 
 
+_TOTALS = sa.select(job_stage_counts.c.stage, job_stage_counts.c.state, job_stage_counts.c.row_count).where(
+    job_stage_counts.c.tenant_id == sa.bindparam("tenant_id"), job_stage_counts.c.stage.in_(STAGES)
+)
+
+
 def _totals(conn: sa.Connection, tenant_id: str, cache: TotalsCache | None) -> list[tuple[str, str, int]]:
     position = -1
     if cache is not None:
@@ -51,12 +56,9 @@ def _totals(conn: sa.Connection, tenant_id: str, cache: TotalsCache | None) -> l
         )
     if cache is not None and (hit := cache.get(tenant_id, position)) is not None:
         return hit
-    s = job_stage_states.c
-    rows = conn.execute(
-        sa.select(s.stage, s.state, sa.func.count())
-        .where(s.tenant_id == tenant_id, s.stage.in_(STAGES))
-        .group_by(s.stage, s.state)
-    )
+    # The fold keeps the row count per (tenant, stage, state) with the rows (ADR 0345): a few rows
+    # to read, not a grouped scan over every stage row.
+    rows = conn.execute(_TOTALS, {"tenant_id": tenant_id})
     totals = [(str(stage), str(state), int(n)) for stage, state, n in rows]
     if cache is not None:
         cache.put(tenant_id, position, totals)
@@ -96,7 +98,7 @@ def stage_counts(
     cache: TotalsCache | None = None,
 ) -> list[StageCounts]:
     counts: dict[tuple[str, str], Counter[str]] = {(st, sc): Counter() for st in STAGES for sc in SCOPES}
-    # Counted once over the whole table (an index-only scan), then the selected execution's member
+    # Counted once over the whole table (kept by the fold, ADR 0345), then the selected execution's member
     # groups (counted by the database) are moved into their cohort's scope.  The scope split costs
     # one grouped read over the execution's members, not a pass over the whole backlog.
     for stage, state, n in _totals(conn, tenant_id, cache):
