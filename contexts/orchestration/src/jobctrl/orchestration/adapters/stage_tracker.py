@@ -3,7 +3,9 @@ activities record their stage transitions through (owner metadata = workflow id,
 
 Each method is one of orchestration's stage use cases (``begin_stage``, ``complete_stage``,
 ``fail_stage``, ``skip_stage``); this adapter only turns the port's ``StepOwner`` into the stage
-machine's ``StageOwner`` and measures each step's duration between its begin and its end.
+machine's ``StageOwner``, measures each step's duration between its begin and its end, and keeps
+the stage aggregate each write leaves for the job's next write (``StagesCache``, ADR 0363; shared by
+the ``for_tenant`` copies, keyed by tenant).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.domain.stages.aggregate import JobStages
 from jobctrl.orchestration.domain.stages.states import StageOwner, Succeeded
 from jobctrl.orchestration.use_cases.begin_stage import begin_stage
+from jobctrl.orchestration.use_cases.change_job_stages import StagesCache
 from jobctrl.orchestration.use_cases.complete_stage import complete_stage
 from jobctrl.orchestration.use_cases.fail_stage import fail_stage
 from jobctrl.orchestration.use_cases.load_job_stages import load_job_stages
@@ -38,6 +41,7 @@ class StageTrackerService:
         self.clock = clock or SystemClock()
         self.tenant_id = tenant_id
         self._started: dict[tuple[str, str], float] = {}
+        self.kept = StagesCache()
 
     def for_tenant(self, tenant_id: str) -> StageTrackerService:
         """Stage events of ``tenant_id``'s workflow go under that tenant (the step durations are shared)."""
@@ -55,7 +59,13 @@ class StageTrackerService:
 
     def begin(self, job_id: str, stage: Stage, owner: StepOwner) -> bool:
         started = begin_stage(
-            self.store, job_id, stage, _owner(owner), clock=self.clock, tenant_id=self.tenant_id
+            self.store,
+            job_id,
+            stage,
+            _owner(owner),
+            clock=self.clock,
+            tenant_id=self.tenant_id,
+            kept=self.kept,
         )
         if started:
             self._started[(job_id, stage)] = time.monotonic()
@@ -68,14 +78,23 @@ class StageTrackerService:
     def succeed(self, job_id: str, stage: Stage, owner: StepOwner) -> None:
         complete_stage(
             self.store, job_id, stage, _owner(owner), duration_ms=self._elapsed_ms(job_id, stage),
-            clock=self.clock, tenant_id=self.tenant_id,
+            clock=self.clock, tenant_id=self.tenant_id, kept=self.kept,
         )  # fmt: skip
 
     def fail(self, job_id: str, stage: Stage, owner: StepOwner, error: JobCtrlError) -> None:
         self._elapsed_ms(job_id, stage)
         fail_stage(
-            self.store, job_id, stage, _owner(owner), error, clock=self.clock, tenant_id=self.tenant_id
+            self.store,
+            job_id,
+            stage,
+            _owner(owner),
+            error,
+            clock=self.clock,
+            tenant_id=self.tenant_id,
+            kept=self.kept,
         )
 
     def skip(self, job_id: str, stage: Stage, reason: str) -> None:
-        skip_stage(self.store, job_id, stage, reason, clock=self.clock, tenant_id=self.tenant_id)
+        skip_stage(
+            self.store, job_id, stage, reason, clock=self.clock, tenant_id=self.tenant_id, kept=self.kept
+        )

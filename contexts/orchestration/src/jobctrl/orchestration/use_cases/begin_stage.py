@@ -28,7 +28,7 @@ from jobctrl.orchestration.domain.stages.states import (
     Stale,
     Succeeded,
 )
-from jobctrl.orchestration.use_cases.change_job_stages import change_job_stages
+from jobctrl.orchestration.use_cases.change_job_stages import StagesCache, change_job_stages
 
 STALE_ATTEMPT = "STALE_ATTEMPT"
 
@@ -41,6 +41,7 @@ def begin_stage(
     *,
     clock: Clock | None = None,
     tenant_id: str = LOCAL_TENANT,
+    kept: StagesCache | None = None,
 ) -> bool:
     """True when the stage was started (False: it already succeeded or was skipped)."""
     at = now_iso(clock)
@@ -67,4 +68,4 @@ def begin_stage(
         stages.start(stage, at=at, owner=owner if stage in limits.OWNED_STAGES else None)
         return True
 
-    return change_job_stages(store, job_id, begin, owner=owner, clock=clock, tenant_id=tenant_id)
+    return change_job_stages(store, job_id, begin, owner=owner, clock=clock, tenant_id=tenant_id, kept=kept)

@@ -11,7 +11,7 @@ from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.domain.stages import limits
 from jobctrl.orchestration.domain.stages.aggregate import JobStages
 from jobctrl.orchestration.domain.stages.states import Running, StageOwner
-from jobctrl.orchestration.use_cases.change_job_stages import change_job_stages
+from jobctrl.orchestration.use_cases.change_job_stages import StagesCache, change_job_stages
 
 
 def fail_stage(
@@ -23,6 +23,7 @@ def fail_stage(
     *,
     clock: Clock | None = None,
     tenant_id: str = LOCAL_TENANT,
+    kept: StagesCache | None = None,
 ) -> None:
     at = now_iso(clock)
     fence = owner if stage in limits.OWNED_STAGES else None
@@ -34,4 +35,4 @@ def fail_stage(
                 at=at, owner=fence,
             )  # fmt: skip
 
-    change_job_stages(store, job_id, fail, owner=owner, clock=clock, tenant_id=tenant_id)
+    change_job_stages(store, job_id, fail, owner=owner, clock=clock, tenant_id=tenant_id, kept=kept)

@@ -9,7 +9,7 @@ from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.domain.stages.aggregate import JobStages
 from jobctrl.orchestration.domain.stages.states import Pending, Running
-from jobctrl.orchestration.use_cases.change_job_stages import change_job_stages
+from jobctrl.orchestration.use_cases.change_job_stages import StagesCache, change_job_stages
 
 
 def skip_stage(
@@ -20,6 +20,7 @@ def skip_stage(
     *,
     clock: Clock | None = None,
     tenant_id: str = LOCAL_TENANT,
+    kept: StagesCache | None = None,
 ) -> None:
     def skip(stages: JobStages) -> None:
         state = stages.state(stage)
@@ -28,4 +29,4 @@ def skip_stage(
         elif isinstance(state, Pending):
             stages.skip(stage, reason=reason)
 
-    change_job_stages(store, job_id, skip, clock=clock, tenant_id=tenant_id)
+    change_job_stages(store, job_id, skip, clock=clock, tenant_id=tenant_id, kept=kept)

@@ -133,15 +133,18 @@ class JobFacts:
     def eligible(self, job_id: str) -> str | None:
         return eligibility(self.store, job_id, self.min_score)
 
-    def keywords(self, job_id: str) -> list[str]:
+    def _score(self, job_id: str) -> JobScore | None:
+        return AggregateRepository.for_class(self.store, JobScore).load(job_id)
+
+    def keywords(self, job_id: str, score: JobScore | None = None) -> list[str]:
         """The latest score's keywords, from scoring's ``JobScore`` (the one fold of ``score-…``)."""
-        score = AggregateRepository.for_class(self.store, JobScore).load(job_id)
+        score = score or self._score(job_id)
         return [] if score is None else list(score.keywords[:20])
 
-    def requirements(self, job_id: str) -> list[PostingRequirement]:
+    def requirements(self, job_id: str, score: JobScore | None = None) -> list[PostingRequirement]:
         """The posting's requirements as the current score's ledger has them (what tailoring orders and
         selects by, ADR 0191); none without a typed ledger."""
-        score = AggregateRepository.for_class(self.store, JobScore).load(job_id)
+        score = score or self._score(job_id)
         if score is None or score.breakdown is None:
             return []
         return [
@@ -157,12 +160,13 @@ class JobFacts:
         if profile is None or found is None:
             return None
         title = str(found.metadata.get("title") or "the role")[:MAX_ROLE]
+        score = self._score(job_id)  # one load for both (ADR 0363)
         posting = TargetPosting(
             job_id=job_id,
             role_title=title,
             company=found.employer[:MAX_ROLE],
-            keywords=self.keywords(job_id),
-            requirements=self.requirements(job_id),
+            keywords=self.keywords(job_id, score),
+            requirements=self.requirements(job_id, score),
             description=bound_text(self.description(job_id) or "", MAX_POSTING_TEXT, keep_newlines=True),
         )
         return profile, posting
