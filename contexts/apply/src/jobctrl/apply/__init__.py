@@ -7,7 +7,8 @@
   events (``run_events``) and the typed errors (``errors``).
 * ``use_cases`` — one command per module: ``record_review_decision``, ``claim_apply``, ``run_apply``,
   ``record_outcome``, ``recover_ambiguous_apply``, ``grant_repeat_override``,
-  ``record_email_candidate``, ``send_email_application`` (``_common`` is their private plumbing).
+  ``record_email_candidate``, ``send_email_application``, ``select_apply_candidates`` (which jobs the
+  standing loop may claim next) (``_common`` is their private plumbing).
 * ``ports`` — the browser that fills forms, the email sender, the artifact reader.
 * ``adapters`` — ``browser.PlaywrightBrowserApply`` (behind the network guard) and ``smtp.SmtpEmailSender``.
 * ``activities`` — the ``apply`` Temporal activity (one job, or one batch of the continuous loop).
@@ -72,6 +73,7 @@ if TYPE_CHECKING:
         settle_verification,
     )
     from jobctrl.apply.use_cases.run_apply import ApplyRunResult, run_apply
+    from jobctrl.apply.use_cases.select_apply_candidates import select_apply_candidates
     from jobctrl.apply.use_cases.send_email_application import send_email_application
     from jobctrl.apply.use_cases.snooze_follow_up import snooze_follow_up
 
@@ -91,6 +93,7 @@ _EXPORTS: dict[str, str] = {
     "grant_repeat_override": "jobctrl.apply.use_cases.grant_repeat_override",
     "record_email_candidate": "jobctrl.apply.use_cases.record_email_candidate",
     "send_email_application": "jobctrl.apply.use_cases.send_email_application",
+    "select_apply_candidates": "jobctrl.apply.use_cases.select_apply_candidates",
     "BrowserApplyPort": "jobctrl.apply.ports",
     "EmailSenderPort": "jobctrl.apply.ports",
     "ArtifactReader": "jobctrl.apply.ports",
@@ -163,6 +166,7 @@ __all__ = [
     "recover_ambiguous_apply",
     "resolve_needs_verification",
     "run_apply",
+    "select_apply_candidates",
     "send_email_application",
     "settle_verification",
     "snooze_follow_up",

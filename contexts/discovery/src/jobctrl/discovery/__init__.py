@@ -13,7 +13,8 @@
   ``record_observation``, ``load_catalog``, ``register_source(s)``, ``change_source_state``,
   ``apply_source_recommendation``, ``select_runnable_sources``, ``link_execution_members``,
   ``known_jobs`` (``known_job_ids``: every discovered job, in bounded pages; ADR 0260),
-  ``discovered_job`` (one job's ``JobDiscovered`` by its id),
+  ``discovered_job`` (one job's ``JobDiscovered`` by its id), ``application_url`` (its apply target,
+  decided by ``domain.job.application_url_of``: the posting's ``applyUrl``, else its URL),
   ``execution_members`` (an execution's members, of one cohort or all; ADR 0263),
   ``record_work_plan``, ``record_fanout_plans`` (a fan-out's plans, ADR 0261),
   ``close_execution_membership`` (and ``close_interrupted_membership``),
@@ -41,12 +42,13 @@ if TYPE_CHECKING:
     from jobctrl.discovery.adapters.registry import adapter_for
     from jobctrl.discovery.domain.errors import WorkPlanConflict
     from jobctrl.discovery.domain.execution import DiscoveryExecution
-    from jobctrl.discovery.domain.job import Job
+    from jobctrl.discovery.domain.job import Job, application_url_of
     from jobctrl.discovery.domain.search import InvalidSearchFilters, SearchFilters
     from jobctrl.discovery.domain.source import SourceEntry
     from jobctrl.discovery.domain.source_spec import InvalidSourceSpec, parse_source
     from jobctrl.discovery.ports import DiscoveryRunLog
     from jobctrl.discovery.sample_board import SampleJobBoard
+    from jobctrl.discovery.use_cases.application_url import application_url
     from jobctrl.discovery.use_cases.apply_source_recommendation import apply_source_recommendation
     from jobctrl.discovery.use_cases.change_source_state import change_source_state
     from jobctrl.discovery.use_cases.close_execution_membership import (
@@ -106,6 +108,8 @@ _EXPORTS: dict[str, str] = {
     "known_job_ids": "jobctrl.discovery.use_cases.known_jobs",
     "execution_members": "jobctrl.discovery.use_cases.execution_members",
     "discovered_job": "jobctrl.discovery.use_cases.discovered_job",
+    "application_url": "jobctrl.discovery.use_cases.application_url",
+    "application_url_of": "jobctrl.discovery.domain.job",
     "iter_known_job_ids": "jobctrl.discovery.use_cases.known_jobs",
     "plan_member": "jobctrl.discovery.use_cases.record_work_plan",
     "mark_member_not_eligible": "jobctrl.discovery.use_cases.record_work_plan",
@@ -157,6 +161,8 @@ __all__ = [
     "WorkPlanConflict",
     "adapter_for",
     "add_source",
+    "application_url",
+    "application_url_of",
     "apply_source_recommendation",
     "change_source_state",
     "close_execution_membership",

@@ -112,3 +112,12 @@ class Job(Aggregate):
     @applies(DuplicateJobLinkRejected)
     def _rejected(self, event: DuplicateJobLinkRejected) -> None:
         self.duplicate_link_ids.add(event.duplicate_link_id)
+
+
+def application_url_of(found: JobDiscovered | None) -> str | None:
+    """The job's apply target, the one the apply worker and the review both bind to: the posting's
+    ``applyUrl`` (http(s) or ``mailto:``) when it has one, else the posting URL."""
+    if found is None:
+        return None
+    apply_url = found.metadata.get("applyUrl")
+    return apply_url if isinstance(apply_url, str) and apply_url else found.posting_url

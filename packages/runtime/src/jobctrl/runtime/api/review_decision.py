@@ -32,6 +32,7 @@ from jobctrl.apply import (
 )
 from jobctrl.apply import application_repository as apply_jobs
 from jobctrl.apply.events import ApplyReviewDecisionRecorded
+from jobctrl.discovery import application_url
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.materials.events import PdfRendered, ResumeApproved
 from jobctrl.orchestration import (
@@ -49,7 +50,6 @@ from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.services import Services, StoreContext, services
 from jobctrl.runtime.api.workflow_control import TemporalUnavailable, WorkflowAlreadyRunning, WorkflowControl
-from jobctrl.runtime.composition.facts import application_url_of, discovered_in
 
 router = APIRouter(prefix="/v1", tags=["apply"])
 
@@ -85,7 +85,7 @@ def current_facts(svc: StoreContext, job_id: str) -> CurrentJobFacts:
         materials_generation=max(generations, default=None),
         profile_version=profile.profile_version or None,
         # The same target the apply worker binds to (the posting's applyUrl, else its URL).
-        application_url=application_url_of(discovered_in(svc.store, job_id)) or row.application_url,
+        application_url=application_url(svc.store, job_id) or row.application_url,
         resume_pdf_ready=any(m.event_type == PdfRendered.event_type for m in materials),
         score_current=row.fit_score is not None,
         score_eligible=row.fit_score is not None,

@@ -1,8 +1,9 @@
 """Cross-context reads for the activity ports: the runtime may read every context's facts, a context
 may not, so the composition root answers each context's questions here (from the event store and the
 artifact store; no read model is needed for these per-job lookups).  The decisions are the owners'
-(ADR 0260, 0263): discovery reads its jobs and executions, orchestration picks each cohort's
-preparation targets, enrichment the jobs a pass reads; this module composes them.
+(ADR 0260, 0263, 0321): discovery reads its jobs and executions and decides a job's apply target,
+orchestration picks each cohort's preparation targets, enrichment the jobs a pass reads, apply the
+jobs its standing loop may claim next; this module composes them.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from jobctrl.activity_contracts.stage_tracking import StageTracker
-from jobctrl.apply import ApplicantProfile, ApplicationMaterials, CurrentJobFacts, JobApplication
+from jobctrl.apply import ApplicantProfile, ApplicationMaterials, CurrentJobFacts, select_apply_candidates
 from jobctrl.apply.activities import ApplyInputs
-from jobctrl.discovery import discovered_job, execution_members, iter_known_job_ids
+from jobctrl.discovery import application_url_of, discovered_job, execution_members, iter_known_job_ids
 from jobctrl.discovery.events import JobDiscovered
 from jobctrl.enrichment import EnrichJob, PostingEnrichment, select_enrichment_jobs
 from jobctrl.kernel.aggregate import AggregateRepository
@@ -44,20 +45,6 @@ from jobctrl.scoring.activities import eligibility
 MAX_ROLE = 200
 
 
-def application_url_of(found: JobDiscovered | None) -> str | None:
-    """The apply target the worker and the review both bind to: ``applyUrl`` (http(s) or ``mailto:``)
-    from the posting, else the posting URL."""
-    if found is None:
-        return None
-    apply_url = found.metadata.get("applyUrl")
-    return apply_url if isinstance(apply_url, str) and apply_url else found.posting_url
-
-
-def discovered_in(store: EventStore, job_id: str) -> JobDiscovered | None:
-    """The job's ``JobDiscovered`` fact: discovery's own read (``discovered_job``)."""
-    return discovered_job(store, job_id)
-
-
 class JobFacts:
     def __init__(
         self,
@@ -83,7 +70,8 @@ class JobFacts:
 
     # -- discovery ------------------------------------------------------------------------------
     def discovered(self, job_id: str) -> JobDiscovered | None:
-        return discovered_in(self.store, job_id)
+        """The job's ``JobDiscovered`` fact: discovery's own read (``discovered_job``)."""
+        return discovered_job(self.store, job_id)
 
     def enriched_description(self, job_id: str) -> str | None:
         """The latest ``JobEnriched.fullDescription`` (the posting page's text), if enriched: read
@@ -232,17 +220,16 @@ class JobFacts:
         score = AggregateRepository.for_class(self.store, JobScore).load(job_id)
         return None if score is None or score.fit_score is None else float(score.fit_score)
 
+    def ready_to_apply(self, job_id: str) -> bool:
+        """Scoring's and materials' answers for one job: eligible, and its PDFs rendered."""
+        return self.eligible(job_id) is None and self.pdf_ready(job_id)
+
     def apply_candidates(self, tenant: str, limit: int) -> Sequence[str]:
-        """Jobs the standing loop may claim next: PDFs ready, score eligible, no apply run yet (a job
-        is tried once by the loop; the claim re-checks approval and the other rules).  A per-job scan
-        over discovery's known jobs, read page by page and left as soon as ``limit`` are found."""
-        found: list[str] = []
-        for job_id in iter_known_job_ids(self.store):
-            if self.eligible(job_id) is not None or not self.pdf_ready(job_id):
-                continue
-            app = AggregateRepository.for_class(self.store, JobApplication, clock=self.clock).load(job_id)
-            if app is None or not app.state.runs:
-                found.append(job_id)
-            if len(found) >= limit:
-                break
-        return found
+        """Apply's decision (``select_apply_candidates``) over discovery's known jobs, read lazily."""
+        return select_apply_candidates(
+            self.store,
+            iter_known_job_ids(self.store),
+            ready=self.ready_to_apply,
+            limit=limit,
+            clock=self.clock,
+        )
