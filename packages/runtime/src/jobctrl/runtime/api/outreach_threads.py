@@ -11,7 +11,9 @@ no send route: the user sends the approved text themselves and says so (``…/se
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 import sqlalchemy as sa
@@ -225,85 +227,72 @@ def get_thread(thread_id: ThreadIdPath, svc: Annotated[Services, Depends(service
     return thread_detail(contact_services(svc), thread_id)
 
 
-@router.post("/threads/{thread_id}/revise", response_model=ThreadDetail, responses=ERRORS,
-             summary="Edit the draft by hand: a new generation, back in review")  # fmt: skip
-def post_revise(
-    thread_id: ThreadIdPath, body: ReviseRequest, svc: Annotated[Services, Depends(services)]
-) -> ThreadDetail:
-    return act(
-        svc, thread_id, lambda cs: revise_outreach(cs, thread_id, subject=body.subject, body=body.body)
-    )
+@dataclass(frozen=True)
+class _Step:
+    """One thread step's route: ``POST /v1/outreach/threads/{thread_id}/<path>``, running ``run``
+    through :func:`act` and answering the thread.  ``body`` is its request model (``None``: no body);
+    an ``optional`` body may be left out and then defaults to ``body()``."""
+
+    name: str  # the endpoint's name (and so the OpenAPI operation id)
+    path: str
+    summary: str
+    run: Callable[[ContactServices, str, Any], object]
+    body: type[Request] | None = None
+    optional: bool = False
+    status_code: int = 200
 
 
-@router.post("/threads/{thread_id}/approve", response_model=ThreadDetail, responses=ERRORS,
-             summary="Approve the exact draft version under review")  # fmt: skip
-def post_approve(
-    thread_id: ThreadIdPath, body: VersionRequest, svc: Annotated[Services, Depends(services)]
-) -> ThreadDetail:
-    return act(
-        svc, thread_id,
-        lambda cs: approve_outreach(cs, thread_id, draft_id=body.draft_id, generation=body.generation),
-    )  # fmt: skip
+_STEPS: tuple[_Step, ...] = (
+    _Step("post_revise", "revise", "Edit the draft by hand: a new generation, back in review",
+          lambda cs, tid, b: revise_outreach(cs, tid, subject=b.subject, body=b.body), ReviseRequest),
+    _Step("post_approve", "approve", "Approve the exact draft version under review",
+          lambda cs, tid, b: approve_outreach(cs, tid, draft_id=b.draft_id, generation=b.generation),
+          VersionRequest),
+    _Step("post_reject", "reject", "Reject the draft version under review, with a reason code",
+          lambda cs, tid, b: reject_outreach(
+              cs, tid, draft_id=b.draft_id, generation=b.generation, reason=b.reason),
+          RejectRequest),
+    _Step("post_sent", "sent", "Say you sent the approved draft yourself (JobCtrl never sends outreach)",
+          lambda cs, tid, b: log_outreach_send(cs, tid, channel=b.channel, sent_at=b.sent_at), SentRequest),
+    _Step("post_reply", "replies", "Record, by hand, that the contact replied",
+          lambda cs, tid, b: record_outreach_reply(
+              cs, tid, channel=b.channel, received_at=b.received_at, note=b.note),
+          ReplyRequest, status_code=201),
+    _Step("post_follow_up", "follow-up", "Set (or move) the thread's follow-up reminder",
+          lambda cs, tid, b: schedule_follow_up(cs, tid, due_at=b.due_at, basis=b.basis), FollowUpRequest),
+    _Step("post_follow_up_done", "follow-up/complete", "Mark the follow-up done",
+          lambda cs, tid, _: complete_follow_up(cs, tid)),
+    _Step("post_follow_up_dismiss", "follow-up/dismiss", "Drop the follow-up, with a reason code",
+          lambda cs, tid, b: dismiss_follow_up(cs, tid, reason=b.reason), DismissRequest, optional=True),
+)  # fmt: skip
 
 
-@router.post("/threads/{thread_id}/reject", response_model=ThreadDetail, responses=ERRORS,
-             summary="Reject the draft version under review, with a reason code")  # fmt: skip
-def post_reject(
-    thread_id: ThreadIdPath, body: RejectRequest, svc: Annotated[Services, Depends(services)]
-) -> ThreadDetail:
-    return act(
-        svc, thread_id,
-        lambda cs: reject_outreach(
-            cs, thread_id, draft_id=body.draft_id, generation=body.generation, reason=body.reason
+def _add_step_route(step: _Step) -> None:
+    def endpoint(thread_id: str, svc: Services, body: Request | None = None) -> ThreadDetail:
+        given = body if body is not None or step.body is None else step.body()
+        return act(svc, thread_id, lambda cs: step.run(cs, thread_id, given))
+
+    parameters = [
+        inspect.Parameter("thread_id", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=ThreadIdPath),
+        inspect.Parameter(
+            "svc", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Annotated[Services, Depends(services)]
         ),
+    ]
+    if step.body is not None:
+        parameters.append(
+            inspect.Parameter(
+                "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=step.body | None, default=None
+            )
+            if step.optional
+            else inspect.Parameter("body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=step.body)
+        )
+    endpoint.__signature__ = inspect.Signature(parameters, return_annotation=ThreadDetail)  # type: ignore[attr-defined]
+    endpoint.__name__ = step.name
+    router.add_api_route(
+        f"/threads/{{thread_id}}/{step.path}", endpoint, methods=["POST"], name=step.name,
+        response_model=ThreadDetail, status_code=step.status_code, responses=ERRORS, summary=step.summary,
     )  # fmt: skip
 
 
-@router.post("/threads/{thread_id}/sent", response_model=ThreadDetail, responses=ERRORS,
-             summary="Say you sent the approved draft yourself (JobCtrl never sends outreach)")  # fmt: skip
-def post_sent(
-    thread_id: ThreadIdPath, body: SentRequest, svc: Annotated[Services, Depends(services)]
-) -> ThreadDetail:
-    return act(
-        svc,
-        thread_id,
-        lambda cs: log_outreach_send(cs, thread_id, channel=body.channel, sent_at=body.sent_at),
-    )
-
-
-@router.post("/threads/{thread_id}/replies", response_model=ThreadDetail, status_code=201,
-             responses=ERRORS, summary="Record, by hand, that the contact replied")  # fmt: skip
-def post_reply(
-    thread_id: ThreadIdPath, body: ReplyRequest, svc: Annotated[Services, Depends(services)]
-) -> ThreadDetail:
-    return act(
-        svc, thread_id,
-        lambda cs: record_outreach_reply(
-            cs, thread_id, channel=body.channel, received_at=body.received_at, note=body.note
-        ),
-    )  # fmt: skip
-
-
-@router.post("/threads/{thread_id}/follow-up", response_model=ThreadDetail, responses=ERRORS,
-             summary="Set (or move) the thread's follow-up reminder")  # fmt: skip
-def post_follow_up(
-    thread_id: ThreadIdPath, body: FollowUpRequest, svc: Annotated[Services, Depends(services)]
-) -> ThreadDetail:
-    return act(
-        svc, thread_id, lambda cs: schedule_follow_up(cs, thread_id, due_at=body.due_at, basis=body.basis)
-    )
-
-
-@router.post("/threads/{thread_id}/follow-up/complete", response_model=ThreadDetail, responses=ERRORS,
-             summary="Mark the follow-up done")  # fmt: skip
-def post_follow_up_done(thread_id: ThreadIdPath, svc: Annotated[Services, Depends(services)]) -> ThreadDetail:
-    return act(svc, thread_id, lambda cs: complete_follow_up(cs, thread_id))
-
-
-@router.post("/threads/{thread_id}/follow-up/dismiss", response_model=ThreadDetail, responses=ERRORS,
-             summary="Drop the follow-up, with a reason code")  # fmt: skip
-def post_follow_up_dismiss(
-    thread_id: ThreadIdPath, svc: Annotated[Services, Depends(services)], body: DismissRequest | None = None
-) -> ThreadDetail:
-    reason = (body or DismissRequest()).reason
-    return act(svc, thread_id, lambda cs: dismiss_follow_up(cs, thread_id, reason=reason))
+for _step in _STEPS:
+    _add_step_route(_step)
