@@ -63,7 +63,7 @@ from jobctrl.runtime.api.guard import (
     redact_access_log,
 )
 from jobctrl.runtime.api.hub import EventHub
-from jobctrl.runtime.api.models import ErrorBody
+from jobctrl.runtime.api.models import error_responses
 from jobctrl.runtime.api.operations import router as operations_router
 from jobctrl.runtime.api.services import Services, services
 from jobctrl.runtime.api.sse import event_stream, parse_resume_point
@@ -184,7 +184,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
                    follow_up_snooze.router, material_text.router):  # fmt: skip
         app.include_router(router)
 
-    @app.get("/v1/health", tags=["system"], responses={503: {"model": ErrorBody}})
+    @app.get("/v1/health", tags=["system"], responses=error_responses(503))
     async def health(request: Request) -> JSONResponse:
         """``ok`` only when a probe write commits on the database this API opened (and a SQLite
         volume has space); else 503 with the storage error and its reason."""

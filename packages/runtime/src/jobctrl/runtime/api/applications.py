@@ -48,13 +48,13 @@ from jobctrl.runtime.api.application_models import (
     ReviewQueue,
 )
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody
+from jobctrl.runtime.api.models import ErrorBody, error_responses
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.review_decision import current_facts
 from jobctrl.runtime.api.services import Services, StoreContext, services
 
 router = APIRouter(prefix="/v1", tags=["applications"])
-ERRORS: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}, 422: {"model": ErrorBody}}
+ERRORS: dict[int | str, dict[str, Any]] = error_responses(404, 422)
 
 #: The approval gate's refusals, in words a person can act on.
 REFUSAL_WORDS: dict[str, str] = {
@@ -242,7 +242,7 @@ def list_materials(job_id: JobIdPath, svc: Annotated[Services, Depends(services)
 @router.get(
     "/jobs/{job_id}/materials/{artifact_id}.pdf",
     response_class=Response,
-    responses={200: {"content": {"application/pdf": {}}}, 404: {"model": ErrorBody}},
+    responses={200: {"content": {"application/pdf": {}}}, **error_responses(404)},
     summary="A rendered resume or cover-letter PDF of the job, inline",
 )
 def material_pdf(

@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from jobctrl.orchestration import request_workflow_cancellation
 from jobctrl.runtime.api.discover_phase import Phase, is_cancelable
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import CancelAccepted, ErrorBody
+from jobctrl.runtime.api.models import CancelAccepted, error_responses
 from jobctrl.runtime.api.operations.execution import run_phase
 from jobctrl.runtime.api.reads import RunIdPath, load_run
 from jobctrl.runtime.api.services import Services, services
@@ -30,7 +30,7 @@ router = APIRouter(prefix="/v1", tags=["actions"])
     "/workflow-runs/{workflow_id}/actions/cancel",
     response_model=CancelAccepted,
     status_code=202,
-    responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+    responses=error_responses(404, 409, 503),
 )
 async def cancel_run(workflow_id: RunIdPath, svc: Annotated[Services, Depends(services)]) -> JSONResponse:
     row, phase = await run_in_threadpool(_load_with_phase, svc, workflow_id)

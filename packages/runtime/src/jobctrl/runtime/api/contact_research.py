@@ -17,7 +17,7 @@ from pydantic import Field
 from jobctrl.orchestration import CONTACT_RESEARCH_WORKFLOW_TYPE as WORKFLOW_TYPE
 from jobctrl.orchestration import ContactResearchInput, SettingsStore, contact_research_workflow_id
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, Request, Wire
+from jobctrl.runtime.api.models import Request, Wire, error_responses
 from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.review_decision import current_facts
@@ -45,7 +45,7 @@ class ContactResearchStarted(Wire):
     "/jobs/{job_id}/contact-research",
     response_model=ContactResearchStarted,
     status_code=202,
-    responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+    responses=error_responses(404, 409, 503),
 )
 async def start_contact_research(
     job_id: JobIdPath, body: ContactResearchRequest, svc: Annotated[Services, Depends(services)]

@@ -28,18 +28,14 @@ from jobctrl.contact import (
 )
 from jobctrl.projections.read_models.contacts import contact_research_task_projections as tasks
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, Request, Wire
+from jobctrl.runtime.api.models import Request, Wire, error_responses
 from jobctrl.runtime.api.services import Services, StoreContext, services
 
 router = APIRouter(prefix="/v1/contacts", tags=["contacts"])
 _ID = r"^[A-Za-z0-9_.:\-]{1,200}$"
 TaskIdPath = Annotated[str, Path(pattern=_ID, description="the research task id")]
 CandidateIdPath = Annotated[str, Path(pattern=_ID, description="the proposed candidate id")]
-ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody},
-    409: {"model": ErrorBody},
-    422: {"model": ErrorBody},
-}
+ERRORS: dict[int | str, dict[str, Any]] = error_responses(404, 409, 422)
 CandidateStatus = Literal["needs_review", "confirmed", "rejected", "not_kept", "erased"]
 
 
@@ -184,7 +180,7 @@ def get_research(
 @router.get(
     "/research/{task_id}",
     response_model=ResearchTaskDetail,
-    responses={404: {"model": ErrorBody}},
+    responses=error_responses(404),
     summary="One research task with its candidates, for review",
 )
 def get_research_task(task_id: TaskIdPath, svc: Annotated[Services, Depends(services)]) -> ResearchTaskDetail:

@@ -22,13 +22,13 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.orchestration import SettingsStore
 from jobctrl.politeness import PolitenessGateway
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, Request, Wire
+from jobctrl.runtime.api.models import Request, Wire, error_responses
 from jobctrl.runtime.api.services import Services, services
 from jobctrl.runtime.composition.import_url import loopback_policy_for, start_preparation
 from jobctrl.runtime.composition.root import honest_user_agent
 
 router = APIRouter(prefix="/v1", tags=["jobs"])
-REFUSED: dict[int | str, dict[str, Any]] = {422: {"model": ErrorBody}, 502: {"model": ErrorBody}}
+REFUSED: dict[int | str, dict[str, Any]] = error_responses(422, 502)
 
 
 class ImportUrlBody(Request):

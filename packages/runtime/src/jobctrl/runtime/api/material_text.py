@@ -19,7 +19,7 @@ from pypdf.errors import PyPdfError
 from jobctrl.runtime.api.application_models import MaterialText
 from jobctrl.runtime.api.applications import ArtifactPath, job_pdf_bytes
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody
+from jobctrl.runtime.api.models import error_responses
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.services import Services, services
 
@@ -30,7 +30,7 @@ MAX_PAGES = 20  # a resume or cover letter is a page or two; a longer file is cu
 @router.get(
     "/jobs/{job_id}/materials/{artifact_id}/text",
     response_model=MaterialText,
-    responses={404: {"model": ErrorBody}, 422: {"model": ErrorBody}},
+    responses=error_responses(404, 422),
     summary="The text of a rendered resume or cover-letter PDF of the job, page by page",
 )
 def material_text(

@@ -51,6 +51,11 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
+def error_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """A route's OpenAPI ``responses`` for its refusals: each of these statuses answers an ``ErrorBody``."""
+    return {status: {"model": ErrorBody} for status in statuses}
+
+
 # -- jobs -------------------------------------------------------------------------------------------
 class JobSummary(Wire):
     job_id: str

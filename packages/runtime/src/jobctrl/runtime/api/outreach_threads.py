@@ -44,7 +44,7 @@ from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.orchestration import ledger_with_settings
 from jobctrl.projections.read_models.job_list import job_list_projections as jl
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, Request, Wire
+from jobctrl.runtime.api.models import Request, Wire, error_responses
 from jobctrl.runtime.api.services import Services, StoreContext, services
 from jobctrl.runtime.composition.outreach import outreach_llm, outreach_services
 
@@ -55,11 +55,7 @@ ThreadIdPath = Annotated[str, Path(pattern=_ID, description="the outreach thread
 Id = Annotated[str, Field(pattern=_ID)]
 Code = Annotated[str, Field(pattern=_CODE)]
 Text = Annotated[str, Field(min_length=1, max_length=4000)]
-ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody},
-    409: {"model": ErrorBody},
-    422: {"model": ErrorBody},
-}
+ERRORS: dict[int | str, dict[str, Any]] = error_responses(404, 409, 422)
 
 
 class DraftRequest(Request):
@@ -220,7 +216,7 @@ def post_draft(body: DraftRequest, svc: Annotated[Services, Depends(services)]) 
 
 
 @router.get(
-    "/threads/{thread_id}", response_model=ThreadDetail, responses={404: {"model": ErrorBody}},
+    "/threads/{thread_id}", response_model=ThreadDetail, responses=error_responses(404),
     summary="One thread with its draft and reply notes opened for the user",
 )  # fmt: skip
 def get_thread(thread_id: ThreadIdPath, svc: Annotated[Services, Depends(services)]) -> ThreadDetail:

@@ -32,7 +32,6 @@ from jobctrl.projections.read_models.workflow_runs import workflow_run_projectio
 from jobctrl.runtime.api.discover_phase import is_cancelable
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import (
-    ErrorBody,
     JobDetail,
     JobPage,
     JobSummary,
@@ -41,6 +40,7 @@ from jobctrl.runtime.api.models import (
     WorkflowRunDetail,
     WorkflowRunPage,
     WorkflowRunSummary,
+    error_responses,
 )
 from jobctrl.runtime.api.operations.execution import run_phase
 from jobctrl.runtime.api.services import Services, services
@@ -55,7 +55,7 @@ TemporalRunId = Annotated[
         description="one run of the workflow id (default: its latest run)",
     ),
 ]
-NOT_FOUND: dict[int | str, dict[str, Any]] = {404: {"model": ErrorBody}}
+NOT_FOUND: dict[int | str, dict[str, Any]] = error_responses(404)
 
 router = APIRouter(prefix="/v1", tags=["read"])
 

@@ -29,7 +29,7 @@ from jobctrl.orchestration import PREPARATION_WORKFLOW_TYPE as WORKFLOW_TYPE
 from jobctrl.orchestration import retry_stage as retry_job_stage
 from jobctrl.orchestration.events import Stage
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, RetryStageRequest, RetryStageResult
+from jobctrl.runtime.api.models import RetryStageRequest, RetryStageResult, error_responses
 from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.services import Services, services
@@ -47,10 +47,7 @@ RUN_AFTER_STAGES: frozenset[Stage] = frozenset({"score", "tailor", "cover"})
     status_code=200,
     responses={
         202: {"model": RetryStageResult, "description": "reset and handed to the worker"},
-        400: {"model": ErrorBody},
-        404: {"model": ErrorBody},
-        409: {"model": ErrorBody},
-        503: {"model": ErrorBody},
+        **error_responses(400, 404, 409, 503),
     },
 )
 async def retry_stage(

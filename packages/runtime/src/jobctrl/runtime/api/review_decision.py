@@ -45,7 +45,7 @@ from jobctrl.orchestration import (
 from jobctrl.projections.read_models.job_detail import job_detail_projections as jd
 from jobctrl.projections.read_models.job_list import job_list_projections as jl
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, ReviewDecisionRequest, ReviewDecisionResult
+from jobctrl.runtime.api.models import ReviewDecisionRequest, ReviewDecisionResult, error_responses
 from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.services import Services, StoreContext, services
@@ -97,12 +97,7 @@ def current_facts(svc: StoreContext, job_id: str) -> CurrentJobFacts:
 @router.post(
     "/jobs/{job_id}/apply-review/decision",
     response_model=ReviewDecisionResult,
-    responses={
-        404: {"model": ErrorBody},
-        409: {"model": ErrorBody},
-        422: {"model": ErrorBody},
-        503: {"model": ErrorBody},
-    },
+    responses=error_responses(404, 409, 422, 503),
 )
 async def decide(
     job_id: JobIdPath, body: ReviewDecisionRequest, svc: Annotated[Services, Depends(services)]

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends
 from pydantic import Field
 
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, Request, Wire
+from jobctrl.runtime.api.models import Request, Wire, error_responses
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.services import Services, services
 from jobctrl.scoring import (
@@ -29,7 +29,7 @@ from jobctrl.scoring import (
 )
 
 router = APIRouter(prefix="/v1", tags=["scoring"])
-ERRORS: dict[int | str, dict[str, object]] = {404: {"model": ErrorBody}, 422: {"model": ErrorBody}}
+ERRORS: dict[int | str, dict[str, object]] = error_responses(404, 422)
 JobId = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 
 

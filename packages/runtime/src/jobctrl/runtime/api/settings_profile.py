@@ -24,12 +24,12 @@ from jobctrl.orchestration import (
 )
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import (
-    ErrorBody,
     ProfilePatch,
     ProfileSaved,
     ProfileView,
     SettingsPatch,
     SettingsView,
+    error_responses,
 )
 from jobctrl.runtime.api.services import Services, services
 from jobctrl.runtime.api.workflow_control import TemporalUnavailable
@@ -38,7 +38,7 @@ from jobctrl.runtime.settings import config_seed
 
 router = APIRouter(prefix="/v1", tags=["settings"])
 log = logging.getLogger(__name__)
-INVALID: dict[int | str, dict[str, Any]] = {422: {"model": ErrorBody}}
+INVALID: dict[int | str, dict[str, Any]] = error_responses(422)
 
 
 def _settings(svc: Services) -> SettingsStore:

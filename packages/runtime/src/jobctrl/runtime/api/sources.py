@@ -24,11 +24,11 @@ from jobctrl.discovery import (
     remove_source,
 )
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, Request, Wire
+from jobctrl.runtime.api.models import Request, Wire, error_responses
 from jobctrl.runtime.api.services import Services, services
 
 router = APIRouter(prefix="/v1", tags=["sources"])
-INVALID: dict[int | str, dict[str, Any]] = {422: {"model": ErrorBody}}
+INVALID: dict[int | str, dict[str, Any]] = error_responses(422)
 
 
 class SourceBody(Request):
@@ -108,7 +108,7 @@ async def post_source(body: SourceBody, svc: Annotated[Services, Depends(service
     return JSONResponse(payload, status_code=201 if added.created else 200)
 
 
-@router.delete("/sources/{source_id}", response_model=RemovedSource, responses={404: {"model": ErrorBody}})
+@router.delete("/sources/{source_id}", response_model=RemovedSource, responses=error_responses(404))
 async def delete_source(source_id: str, svc: Annotated[Services, Depends(services)]) -> RemovedSource:
     try:
         removed = await run_in_threadpool(

@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from jobctrl.orchestration import DISCOVER_WORKFLOW_TYPE as WORKFLOW_TYPE
 from jobctrl.orchestration import DiscoverWorkflowInput, SettingsStore, discover_workflow_id
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import DiscoveryRunRequest, ErrorBody, StartedRun
+from jobctrl.runtime.api.models import DiscoveryRunRequest, StartedRun, error_responses
 from jobctrl.runtime.api.operations import SnapshotInputs, database_identity, read_inventory
 from jobctrl.runtime.api.readiness import require_ready_worker
 from jobctrl.runtime.api.services import Services, services
@@ -39,7 +39,7 @@ def _active_items_total(svc: Services) -> int | None:
     "/discovery/runs",
     response_model=StartedRun,
     status_code=202,
-    responses={409: {"model": ErrorBody}, 503: {"model": ErrorBody}},
+    responses=error_responses(409, 503),
 )
 async def start_discovery(
     svc: Annotated[Services, Depends(services)], body: DiscoveryRunRequest | None = None

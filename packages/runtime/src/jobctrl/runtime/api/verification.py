@@ -16,15 +16,13 @@ from fastapi import APIRouter, Depends
 
 from jobctrl.apply import NothingToVerify, settle_verification
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, Request, SafeId, Wire
+from jobctrl.runtime.api.models import Request, SafeId, Wire, error_responses
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.review_decision import current_facts
 from jobctrl.runtime.api.services import Services, StoreContext, services
 
 router = APIRouter(prefix="/v1", tags=["applications"])
-ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorBody}, 409: {"model": ErrorBody}, 422: {"model": ErrorBody},
-}  # fmt: skip
+ERRORS: dict[int | str, dict[str, Any]] = error_responses(404, 409, 422)  # fmt: skip
 
 
 class VerificationRequest(Request):

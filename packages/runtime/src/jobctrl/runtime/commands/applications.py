@@ -11,9 +11,10 @@ Either way the person then records the submission: ``jobctrl outcome JOB_ID appl
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from playwright.sync_api import sync_playwright
@@ -49,6 +50,7 @@ from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat
 out = Console()
 apply_app = typer.Typer(no_args_is_help=True, help="Review and hand-off of applications.")
 TenantOption = Annotated[str, typer.Option(help="the tenant to read and write under")]
+T = TypeVar("T")
 
 
 def context(tenant: str) -> LocalContext:
@@ -60,6 +62,23 @@ def context(tenant: str) -> LocalContext:
     PersonalDataVault(db).create_schema()  # the sealed candidates a contact review opens
     create_heartbeat_table(db)  # the worker readiness a research start checks
     return LocalContext(db=db, store=store, clock=SystemClock(), tenant_id=tenant)
+
+
+def read(tenant: str, query: Callable[[LocalContext], T]) -> T:
+    """What ``query`` reads from the tenant's local context, its database closed after."""
+    ctx = context(tenant)
+    try:
+        return query(ctx)
+    finally:
+        ctx.db.dispose()
+
+
+def table(title: str, columns: Iterable[str]) -> Table:
+    """A terminal table with these column headings."""
+    made = Table(title=title)
+    for column in columns:
+        made.add_column(column)
+    return made
 
 
 def digest(
@@ -112,20 +131,14 @@ def outcome(
 @apply_app.command("review")
 def review(tenant: TenantOption = LOCAL_TENANT) -> None:
     """Prepared jobs awaiting an apply decision, with what the gate says."""
-    ctx = context(tenant)
-    try:
-        queue = read_review_queue(ctx, 200)
-    finally:
-        ctx.db.dispose()
-    table = Table(title=f"Apply review ({queue.total})")
-    for column in ("job", "employer", "title", "fit", "apply by", "gate"):
-        table.add_column(column)
+    queue = read(tenant, lambda ctx: read_review_queue(ctx, 200))
+    shown = table(f"Apply review ({queue.total})", ("job", "employer", "title", "fit", "apply by", "gate"))
     for item in queue.items:
-        table.add_row(
+        shown.add_row(
             item.job_id, item.employer, item.title or "", f"{item.fit_score or 0:.1f}", item.apply_by or "",
             item.gate_reason or "ready",
         )  # fmt: skip
-    out.print(table)
+    out.print(shown)
 
 
 @apply_app.command("verify")

@@ -13,7 +13,6 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.orchestration import SettingsStore
@@ -22,7 +21,7 @@ from jobctrl.runtime.api.contacts import decide, list_research, research_detail
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.readiness import WorkerRuntimeUnavailable
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl
-from jobctrl.runtime.commands.applications import context
+from jobctrl.runtime.commands.applications import context, read, table
 from jobctrl.runtime.embedded import find_dev_server
 from jobctrl.runtime.settings import TemporalTarget
 
@@ -80,41 +79,32 @@ def list_tasks(
     tenant: TenantOption = LOCAL_TENANT,
 ) -> None:
     """Research tasks and their results."""
-    ctx = context(tenant)
-    try:
-        found = list_research(ctx, job_id=job, limit=200)
-    finally:
-        ctx.db.dispose()
-    table = Table(title=f"Contact research ({found.total})")
-    for column in ("task", "job", "employer", "status", "candidates", "confirmed", "sources read/refused"):
-        table.add_column(column)
+    found = read(tenant, lambda ctx: list_research(ctx, job_id=job, limit=200))
+    columns = ("task", "job", "employer", "status", "candidates", "confirmed", "sources read/refused")
+    shown = table(f"Contact research ({found.total})", columns)
     for t in found.items:
-        table.add_row(
+        shown.add_row(
             t.task_id, t.job_id or "", t.employer or "", t.status, str(t.candidates),
             "" if t.confirmed is None else str(t.confirmed),
             f"{t.sources_attempted - t.sources_refused}/{t.sources_refused}",
         )  # fmt: skip
-    out.print(table)
+    out.print(shown)
 
 
 @app.command("show")
 def show(task_id: TaskArg, tenant: TenantOption = LOCAL_TENANT) -> None:
     """One research task and its candidates, to confirm or reject."""
-    ctx = context(tenant)
     try:
-        detail = research_detail(ctx, task_id)
+        detail = read(tenant, lambda ctx: research_detail(ctx, task_id))
     except ApiError as exc:
         raise _refused(exc) from None
-    finally:
-        ctx.db.dispose()
-    table = Table(title=f"Task {task_id}: {detail.task.status}")
-    for column in ("candidate", "status", "name", "title", "role", "confidence", "source"):
-        table.add_column(column)
+    columns = ("candidate", "status", "name", "title", "role", "confidence", "source")
+    shown = table(f"Task {task_id}: {detail.task.status}", columns)
     for c in detail.candidates:
-        table.add_row(
+        shown.add_row(
             c.candidate_id, c.status, c.name or "", c.title or "", c.role, f"{c.confidence:.2f}", c.source_ref
         )
-    out.print(table)
+    out.print(shown)
 
 
 @app.command("confirm")

@@ -25,15 +25,6 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from jobctrl.discovery import SampleJobBoard
@@ -46,6 +37,7 @@ from jobctrl.orchestration import STAGES, TASK_QUEUE
 from jobctrl.projections import ProjectionStatus, read_status
 from jobctrl.projections.read_models.job_list import job_list_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.runtime.commands.progress import phase_bars
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import local_runtime
 from jobctrl.runtime.following import following_projections
@@ -90,17 +82,7 @@ async def run_demo(
     began = time.monotonic()
     temporal_db = jobctrl_home() / "temporal" / "dev-server.db"
     try:
-        with following_projections(db), Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TimeElapsedColumn(), console=console, disable=quiet,
-        ) as bars:  # fmt: skip
-            tasks: dict[str, TaskID] = {}
-
-            def tick(phase: str, done: int, total: int) -> None:
-                if phase not in tasks:
-                    tasks[phase] = bars.add_task(PHASES[phase], total=max(total, 1))
-                bars.update(tasks[phase], completed=done, total=max(total, 1))
-
+        with following_projections(db), phase_bars(PHASES, console, quiet=quiet) as tick:
             async with local_runtime(
                 db=db, store=store, settings=SavedSettings(db, EnvSettings()), spend=comp.spend,
                 overrides=comp.activities(),

@@ -17,7 +17,6 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 from rich.console import Console
-from rich.table import Table
 
 from jobctrl.contact import (
     ContactServices,
@@ -50,7 +49,7 @@ from jobctrl.runtime.api.outreach_threads import (
     thread_detail,
 )
 from jobctrl.runtime.api.services import LocalContext
-from jobctrl.runtime.commands.applications import context
+from jobctrl.runtime.commands.applications import context, read, table
 
 out = Console(width=max(Console().width, 200))
 app = typer.Typer(no_args_is_help=True, help="Outreach to confirmed contacts: draft, review, log sends.")
@@ -133,21 +132,16 @@ def list_threads(
     tenant: TenantOption = LOCAL_TENANT,
 ) -> None:
     """Outreach threads (from the read model)."""
-    ctx = context(tenant)
-    try:
-        found = read_threads(ctx, *([ot.c.contact_id == contact] if contact else []))
-    finally:
-        ctx.db.dispose()
-    table = Table(title=f"Outreach threads ({found.total})")
-    for column in ("thread", "contact", "job", "draft", "sends", "replies", "follow-up"):
-        table.add_column(column)
+    found = read(tenant, lambda ctx: read_threads(ctx, *([ot.c.contact_id == contact] if contact else [])))
+    columns = ("thread", "contact", "job", "draft", "sends", "replies", "follow-up")
+    shown = table(f"Outreach threads ({found.total})", columns)
     for t in found.items:
         draft = f"{t.draft_status or '-'} (g{t.generation or 0})"
         due = f"{t.follow_up_status or '-'} {t.follow_up_due_at or ''}"
-        table.add_row(
+        shown.add_row(
             t.thread_id, t.contact_id or "", t.job_id or "", draft, str(t.sends), str(t.replies), due
         )
-    out.print(table)
+    out.print(shown)
 
 
 @app.command("revise")

@@ -17,15 +17,6 @@ from dataclasses import dataclass
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from jobctrl.domain_types import registry
@@ -35,6 +26,7 @@ from jobctrl.kernel.store.database import jobctrl_home
 from jobctrl.materials import ArtifactKind
 from jobctrl.orchestration import load_profile
 from jobctrl.runtime.commands.demo import top_matches
+from jobctrl.runtime.commands.progress import phase_bars
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.composition.sources import import_legacy_sources, registry_catalog
 from jobctrl.runtime.config import JobctrlConfig, load_config
@@ -45,7 +37,10 @@ from jobctrl.runtime.settings import EnvSettings
 from jobctrl.runtime.storage import open_configured_database
 
 console = Console()
-PHASES = {"discover": "Discover on your sources", "prepare": "Score and prepare → PDFs", "apply": "-"}
+PHASES = {
+    "discover": "Discover on your sources",
+    "prepare": "Score and prepare → PDFs",
+}  # nothing is applied to
 
 
 @dataclass
@@ -62,19 +57,7 @@ async def run_search(db: Database, config: JobctrlConfig, *, quiet: bool = False
     comp = Composition.build(db, store, sources=catalog, config=config)
     began = time.monotonic()
     try:
-        with following_projections(db), Progress(
-            SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-            TimeElapsedColumn(), console=console, disable=quiet,
-        ) as bars:  # fmt: skip
-            tasks: dict[str, TaskID] = {}
-
-            def tick(phase: str, done: int, total: int) -> None:
-                if phase == "apply":
-                    return
-                if phase not in tasks:
-                    tasks[phase] = bars.add_task(PHASES[phase], total=max(total, 1))
-                bars.update(tasks[phase], completed=done, total=max(total, 1))
-
+        with following_projections(db), phase_bars(PHASES, console, quiet=quiet) as tick:
             async with local_runtime(
                 db=db, store=store, settings=EnvSettings(), spend=comp.spend, overrides=comp.activities(),
                 targets=comp.facts, address=config.temporal.address,
