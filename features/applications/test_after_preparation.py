@@ -1,39 +1,21 @@
-"""Steps for applications/after_preparation.feature.
+"""Steps for applications/after_preparation.feature (its world and background: ``conftest.py``).
 
-Everything on the live path is real: a ``jobctrl worker --projections`` subprocess on the session's
-Temporal dev server (it prepares the job with the offline model and Chromium PDFs, runs the apply
-workflows and folds the read models), the HTTP API in a uvicorn thread, the review page in headless
-Chromium driven by Playwright, and a local SMTP server (aiosmtpd, port 0, STARTTLS + AUTH) that counts.
-The job's posting is recorded as discovery publishes it (``JobDiscovered``); everything after that is
-the worker's work.  Waits are bounded polls of a condition, never sleeps before an assert.
+The review page in headless Chromium driven by Playwright, the API over HTTP, the counting SMTP server
+and the live worker's log.  Waits are bounded polls of a condition, never sleeps before an assert.
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
 import signal
-import subprocess
-import sys
-import threading
-import time
-import uuid
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email import message_from_bytes
 from email import policy as email_policy
 from functools import partial
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
-import uvicorn
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import sync_playwright
 from pytest_bdd import given, parsers, scenarios, then, when
 from temporalio.client import Client
 
@@ -41,255 +23,21 @@ from jobctrl.apply.adapters.browser import launch_chromium
 from jobctrl.apply.domain.errors import ClaimRefused
 from jobctrl.apply.domain.facts import ClaimPolicy
 from jobctrl.apply.domain.job_application import JobApplication, RunStatus
-from jobctrl.apply.use_cases._common import jobs as apply_jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
-from jobctrl.discovery.events import JobDiscovered
-from jobctrl.domain_types import registry
-from jobctrl.kernel.clock import FixedClock, SystemClock, isoformat
-from jobctrl.kernel.events import NewEvent
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.clock import FixedClock, SystemClock
+from jobctrl.kernel.store import open_database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
-from jobctrl.orchestration import save_profile
-from jobctrl.orchestration.adapters.settings_store import SettingsStore
-from jobctrl.orchestration.adapters.tables import create_orchestration_tables
-from jobctrl.orchestration.workflows.ids import (
-    apply_workflow_id,
-    preparation_idempotency_key,
-    preparation_workflow_id,
-)
-from jobctrl.orchestration.workflows.preparation import JobPreparationInput, JobPreparationWorkflow
-from jobctrl.projections import read_status
-from jobctrl.projections.migrate import migrate
-from jobctrl.projections.read_models.applications import application_projections as ap
-from jobctrl.runtime.api.app import ApiConfig, create_app
+from jobctrl.orchestration.workflows.ids import apply_workflow_id
 from jobctrl.runtime.api.applications import due_follow_ups
 from jobctrl.runtime.api.review_decision import current_facts
 from jobctrl.runtime.api.services import LocalContext
-from jobctrl.runtime.composition.profiles import to_document
-from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
-from jobctrl.runtime.telemetry.heartbeat import fresh_heartbeats
+from jobctrl.testing.runtime.live import until
 from jobctrl.testing.runtime.read_models import differing_read_models
-from jobctrl.testing.runtime.server import shared_dev_server, shared_worker_pycache, worker_bytecode_env
-from jobctrl.testing.smtp_server import CountingSmtpServer, counting_smtp_server
+
+from .conftest import SMTP_USER, World
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 scenarios("applications/after_preparation.feature")
-
-T = TypeVar("T")
-SMTP_USER, SMTP_PASSWORD = "ada", "smtp-secret-for-tests"
-DESCRIPTION = (
-    "Globex is hiring a Platform Engineer to build our Python and PostgreSQL platform: Kubernetes, "
-    "Terraform, observability, CI/CD, and mentoring engineers across data and backend teams."
-)
-
-
-def until(
-    condition: Callable[[], T | None], what: str, *, timeout: float = 90.0, log: Path | None = None
-) -> T:
-    """Poll ``condition`` until it returns something truthy, within ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = condition()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            tail = log.read_text()[-3000:] if log is not None and log.exists() else ""
-            raise AssertionError(f"timed out waiting for {what}\n{tail}")
-        time.sleep(0.1)
-
-
-@dataclass
-class World:
-    tmp: Path
-    temporal: str
-    pycache: Path
-    queue: str = field(default_factory=lambda: f"after-{uuid.uuid4().hex[:8]}")
-    smtp: CountingSmtpServer | None = None
-    db: Database | None = None
-    store: EventStore | None = None
-    worker: subprocess.Popen[bytes] | None = None
-    api: str = ""
-    job: str = ""
-    recipient: str = ""
-    page: Page | None = None
-    browser: Browser | None = None
-    closers: list[Callable[[], None]] = field(default_factory=list)
-
-    @property
-    def home(self) -> Path:
-        return self.tmp / "home"
-
-    @property
-    def log(self) -> Path:
-        return self.tmp / "worker.log"
-
-    def the_store(self) -> EventStore:
-        assert self.store is not None
-        return self.store
-
-    def the_db(self) -> Database:
-        assert self.db is not None
-        return self.db
-
-    def the_smtp(self) -> CountingSmtpServer:
-        assert self.smtp is not None
-        return self.smtp
-
-    def types(self) -> list[str]:
-        return [e.event_type for e in self.the_store().read_all(limit=100_000)]
-
-    def application(self) -> JobApplication | None:
-        return apply_jobs(self.the_store(), SystemClock()).load(self.job)
-
-    def row(self) -> Any:
-        with self.the_db().read() as conn:
-            return conn.execute(sa_select_row(self.job)).first()
-
-    def spawn_worker(self) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("TEMPORAL_", "JOBCTRL_"))}
-        smtp = self.the_smtp()
-        env.update(
-            JOBCTRL_HOME=str(self.home), TEMPORAL_ADDRESS=self.temporal, JOBCTRL_TASK_QUEUE=self.queue,
-            JOBCTRL_SMTP_PASSWORD=SMTP_PASSWORD, SSL_CERT_FILE=str(smtp.ca_file),
-        )  # fmt: skip
-        env.update(worker_bytecode_env(self.pycache))
-        with self.log.open("ab") as out:
-            self.worker = subprocess.Popen(
-                [str(Path(sys.executable).parent / "jobctrl"), "worker", "--projections"],
-                env=env, stdout=out, stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        db = self.the_db()
-        until(lambda: fresh_heartbeats(db, datetime.now().astimezone()), "a worker heartbeat", log=self.log)
-
-    def stop_worker(self) -> None:
-        if self.worker is not None and self.worker.poll() is None:
-            self.worker.send_signal(signal.SIGTERM)
-            try:
-                self.worker.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.worker.kill()
-                self.worker.wait(timeout=10)
-        self.worker = None
-
-    def temporal_call(self, work: Callable[[Client], Any]) -> Any:
-        async def go() -> Any:
-            client = await Client.connect(self.temporal)
-            return await work(client)
-
-        # On a thread of its own: Playwright's sync API keeps an event loop on this one.
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(asyncio.run, go()).result()
-
-    def caught_up(self) -> bool:
-        status = read_status(self.the_db())
-        return status.watermark == status.head
-
-
-def sa_select_row(job_id: str) -> Any:
-    return sa.select(ap).where(ap.c.tenant_id == "local", ap.c.job_id == job_id)
-
-
-@pytest.fixture(scope="module")
-def worker_pycache() -> Path:
-    return shared_worker_pycache()
-
-
-@pytest.fixture
-def world(pytestconfig: pytest.Config, tmp_path: Path, worker_pycache: Path) -> Iterator[World]:
-    w = World(tmp=tmp_path, temporal=shared_dev_server(pytestconfig), pycache=worker_pycache)
-    try:
-        yield w
-    finally:
-        w.stop_worker()
-        for close in reversed(w.closers):
-            close()
-        if w.db is not None:
-            w.db.dispose()
-
-
-# -- background -------------------------------------------------------------------------------------
-@given("a local SMTP server with STARTTLS and a login that counts accepted messages")
-def _smtp(world: World) -> None:
-    stack = ExitStack()
-    world.smtp = stack.enter_context(
-        counting_smtp_server(world.tmp, username=SMTP_USER, password=SMTP_PASSWORD)
-    )
-    world.closers.append(stack.close)
-
-
-@given("a JobCtrl home whose settings send email applications through that server")
-def _home(world: World) -> None:
-    world.home.mkdir()
-    world.db = open_database(f"sqlite:///{world.home / 'jobctrl.db'}")
-    world.store = EventStore(world.db, registry())
-    world.store.create_schema()
-    migrate(world.db)
-    create_orchestration_tables(world.db)
-    create_heartbeat_table(world.db)
-    SettingsStore(world.db).update(
-        {
-            "smtp_host": "127.0.0.1", "smtp_port": world.the_smtp().port, "smtp_starttls": True,
-            "smtp_username": SMTP_USER, "smtp_from": "ada@example.org", "min_fit_score": 1.0,
-            "task_queue": world.queue,
-        }
-    )  # fmt: skip
-    save_profile(world.store, to_document(dict(SAMPLE_PROFILE)))
-
-
-@given("a running jobctrl worker")
-def _worker(world: World) -> None:
-    world.spawn_worker()
-
-
-@given(
-    parsers.parse(
-        'the job "{job}" at "{employer}" for "{role}", applied to by email at "{recipient}",'
-        " prepared by the worker"
-    )
-)
-def _prepared(world: World, job: str, employer: str, role: str, recipient: str) -> None:
-    world.job, world.recipient = job, recipient
-    store = world.the_store()
-    discovered = JobDiscovered(
-        job_id=job, posting_url=f"https://careers.globex.example/jobs/{job}", source="globex-careers",
-        employer=employer,
-        metadata={"title": role, "description": DESCRIPTION, "applyUrl": f"mailto:{recipient}"},
-        discovered_at=isoformat(SystemClock().now()),
-    )  # fmt: skip
-    store.append(f"job-{job}", None, [NewEvent.of(discovered, occurred_at=SystemClock().now())])
-    key = preparation_idempotency_key("local", job, "score_job", 1, f"after-{job}")
-
-    async def prepare(client: Client) -> Any:
-        return await client.execute_workflow(
-            JobPreparationWorkflow.run, JobPreparationInput(tenant="local", job_id=job, idempotency_key=key),
-            id=preparation_workflow_id(key), task_queue=world.queue, execution_timeout=timedelta(minutes=5),
-        )  # fmt: skip
-
-    result = world.temporal_call(prepare)
-    assert result.stopped_at is None, result
-    until(lambda: (row := world.row()) is not None and row.prepared_at is not None, "the job prepared",
-          log=world.log)  # fmt: skip
-
-
-@given("the API serving the dashboard")
-def _api(world: World) -> None:
-    config = ApiConfig(
-        database_url=f"sqlite:///{world.home / 'jobctrl.db'}", temporal_address=world.temporal,
-        task_queue=world.queue, artifacts_root=world.home / "artifacts",
-    )  # fmt: skip
-    app = create_app(config)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    until(lambda: server.started, "the API to start", timeout=30)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    world.api = f"http://127.0.0.1:{port}"
-
-    def stop() -> None:
-        server.should_exit = True
-        thread.join(timeout=20)
-
-    world.closers.append(stop)
 
 
 # -- the dashboard ----------------------------------------------------------------------------------

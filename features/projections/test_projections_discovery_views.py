@@ -1,5 +1,5 @@
 """Scenarios of features/projections/discovery_views.feature, both databases (shared steps such as
-the apply-run ones are in conftest.py)."""
+the apply-run ones are in steps_views.py)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,6 @@ timeout, 2 MB body cap).  Misbehaviours switch the vendor's listing to a bad ans
 from __future__ import annotations
 
 import json
-import random
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -29,8 +28,8 @@ from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.events import JobSourceObserved, SourceCrawlRecorded, SourceStateChanged
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.broad_boards import StandInBoards, WorkerKilled
-from jobctrl.discovery.sample_board.misbehaviour import BAD_ANSWERS, quick_local_policy
-from jobctrl.discovery.sample_board.postings import ROLES, SamplePosting, describe
+from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
+from jobctrl.discovery.sample_board.postings import SamplePosting
 from jobctrl.discovery.sample_board.server import LocalHttpServer, Route
 from jobctrl.discovery.sample_board.vendors import (
     install_smartrecruiters,
@@ -51,7 +50,8 @@ from jobctrl.runtime.composition.sources import registry_catalog
 from jobctrl.runtime.config import load_config
 from jobctrl.testing.stored import events_of
 
-CITIES = ("Berlin, Germany", "London, UK", "New York, NY", "Remote - Europe", "Toronto, Canada")
+from .stand_ins import bad_answers, postings_of
+
 FAMILY_NAMES = {
     "Workday": "workday",
     "SmartRecruiters": "smartrecruiters",
@@ -100,46 +100,6 @@ def world(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     monkeypatch.setenv("JOBCTRL_DATABASE_URL", db_url)
     with LocalHttpServer() as vendor:
         yield World(home, vendor)
-
-
-_WORDS = (
-    "ledger", "harbour", "compiler", "orchard", "telemetry", "glacier", "invoice", "lantern", "quorum",
-    "meadow", "payload", "saffron", "turbine", "vector", "willow", "zenith", "beacon", "cascade",
-    "dynamo", "ember", "fathom", "gazette", "hollow", "iris", "juniper", "kelvin", "lattice", "mosaic",
-)  # fmt: skip
-
-
-def _project(seq: int) -> str:
-    """A paragraph of its own per posting, so no two test postings are the same job by content."""
-    rng = random.Random(seq)
-    return "This role's project: " + " ".join(rng.choice(_WORDS) for _ in range(120)) + "."
-
-
-def postings_of(family: str, employer: str, count: int) -> list[SamplePosting]:
-    board = employer.split(maxsplit=1)[0].lower()
-    out = []
-    for i in range(count):
-        role = ROLES[i % len(ROLES)]
-        location = CITIES[i % len(CITIES)]
-        seq = 5000 + i
-        native = {"workday": f"R{seq:06d}", "smartrecruiters": str(744_000_100_000 + i)}.get(
-            family, f"{board}{seq}"
-        )
-        slug = f"{role.title.lower().replace(' ', '-')}-{seq}"
-        out.append(
-            SamplePosting(
-                family,
-                board,
-                employer,
-                native,
-                slug,
-                f"{role.title} {i + 1}",
-                location,
-                role.department,
-                describe(employer, "builds things people rely on", role, location, seq) + " " + _project(seq),
-            )
-        )
-    return out
 
 
 def install(world: World, family: str, posts: list[SamplePosting], token: str) -> None:
@@ -196,49 +156,9 @@ def exits_saying(world: World, code: int, text: str) -> None:
     assert text in " ".join(world.result.output.split()), world.result.output
 
 
-def _bad_answers(family: str) -> dict[str, Route]:
-    wrong = {
-        "workday": b'{"total": 3, "jobPostings": {"title": "Engineer"}}',
-        "smartrecruiters": b'{"offset": 0, "totalFound": 1, "content": {"id": "1"}}',
-        "workable": b'{"name": "Acme", "jobs": {"shortcode": "X"}}',
-        "recruitee": b'{"offers": {"id": 1}}',
-        "personio": b"<positions><position><id>1</id></position></positions>",
-    }[family]
-    bad_item = {
-        "workday": b'{"total": 1, "jobPostings": [{"title": "Engineer", "externalPath": "../../admin"}]}',
-        "smartrecruiters": b'{"offset": 0, "totalFound": 1, "content": [{"name": "Engineer"}]}',
-        "workable": b'{"name": "Acme", "jobs": [{"title": "Engineer", "url": "https://x.example/j/1"}]}',
-        "recruitee": b'{"offers": [{"id": 1, "title": "Engineer"}]}',
-        "personio": b"<workzag-jobs><position><id>../1</id><name>Engineer</name></position></workzag-jobs>",
-    }[family]
-    xml = "application/xml" if family == "personio" else "application/json"
-    return {
-        "malformed": Route(
-            200,
-            b'{"jobs": [{"id": 1, "title": "Eng' if family != "personio" else b"<workzag-jobs><position>",
-            xml,
-        ),
-        "an empty body": Route(200, b"", xml),
-        "the wrong shape": Route(200, wrong, xml),
-        "a malformed item": Route(200, bad_item, xml),
-        "429": Route(429, b'{"message": "rate limit exceeded"}', headers=(("Retry-After", "30"),)),
-        "503": Route(503, b"unavailable"),
-        "500": Route(500, b"oops"),
-        "slowly": BAD_ANSWERS["slowly"],  # longer than the test policy's request timeout
-        "a huge body": Route(200, b'{"jobs": [' + b'{"id": 1},' * 250_000 + b"{}]}", xml),
-        "404": Route(404, b'{"message": "company not found"}'),
-        "an entity bomb": Route(
-            200,
-            b'<?xml version="1.0"?><!DOCTYPE z [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
-            b"<workzag-jobs><position><id>1</id><name>&b;</name></position></workzag-jobs>",
-            xml,
-        ),
-    }
-
-
 @given(parsers.parse("the stand-in answers {answer}"))
 def stand_in_answers(world: World, answer: str) -> None:
-    route = _bad_answers(world.family)[answer]
+    route = bad_answers(world.family)[answer]
     if world.family == "workday":
         world.vendor.set_post_route(world.listing, lambda _body: route)
     else:

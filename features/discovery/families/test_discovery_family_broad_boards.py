@@ -15,7 +15,8 @@ from jobctrl.discovery.sample_board.broad_boards import BoardPosting
 from jobctrl.discovery.sample_board.postings import ROLES, SamplePosting, describe
 from jobctrl.kernel.store import EventStore
 
-from .conftest import World, _project, discover, jobs
+from .conftest import World, discover, jobs
+from .stand_ins import project
 
 pytestmark = pytest.mark.both_databases
 
@@ -49,7 +50,7 @@ def board_lists(world: World, board: str, count: int, keyword: str, employer: st
         role = ROLES[seq % len(ROLES)]
         posting = SamplePosting(
             "other", site, employer, f"JK{seq}", f"job-{seq}", f"{role.title} {seq}", f"{location}, Europe",
-            role.department, describe(employer, "builds things", role, location, seq) + " " + _project(seq),
+            role.department, describe(employer, "builds things", role, location, seq) + " " + project(seq),
         )  # fmt: skip
         url = f"https://www.{site}.com/viewjob?jk={seq:x}"
         world.boards.postings.append(BoardPosting(site, keyword, location, posting, url))

@@ -22,6 +22,21 @@ def test_a_module_over_the_limit_is_reported_and_generated_files_are_excepted(tm
     assert main([str(tmp_path)]) == 1
 
 
+def test_hand_written_test_modules_are_held_to_the_same_limit(tmp_path: Path) -> None:
+    _module(tmp_path, "features/demo/conftest.py", LIMIT + 1)
+    _module(tmp_path, "features/demo/steps_fine.py", LIMIT)
+    _module(tmp_path, "packages/kernel/tests/test_big.py", LIMIT + 2)
+    _module(tmp_path, "contexts/demo/tests/data/helper.py", LIMIT + 3)
+    _module(tmp_path, "projections/tests/test_fine.py", LIMIT)
+    _module(tmp_path, "packages/domain-types/tests/test_generated_cases.py", LIMIT * 2)
+    assert sorted(oversized(tmp_path)) == [
+        ("contexts/demo/tests/data/helper.py", LIMIT + 3),
+        ("features/demo/conftest.py", LIMIT + 1),
+        ("packages/kernel/tests/test_big.py", LIMIT + 2),
+    ]
+    assert main([str(tmp_path)]) == 1
+
+
 def test_the_workspace_has_no_module_over_the_limit() -> None:
     root = Path(__file__).resolve().parents[3]
     assert oversized(root) == []

@@ -1,8 +1,9 @@
-"""``python -m jobctrl.testing.module_size``: no hand-written source module over 400 lines (ADR 0120).
+"""``python -m jobctrl.testing.module_size``: no hand-written module over 400 lines (ADR 0120, 0335).
 
-Checks every ``*.py`` under the workspace's ``src`` trees (packages, contexts, projections).  Excepted:
-generated files (``packages/domain-types``) and frozen migrations (``migrations/versions``).  Exits 1
-listing each module over the limit.
+Checks every ``*.py`` under the workspace's ``src`` trees (packages, contexts, projections) and every
+hand-written test module: the feature steps (``features/**``) and each package's tests
+(``**/tests/**``).  Excepted: generated files (``packages/domain-types``) and frozen migrations
+(``migrations/versions``).  Exits 1 listing each module over the limit.
 """
 
 from __future__ import annotations
@@ -13,15 +14,24 @@ from pathlib import Path
 
 LIMIT = 400
 ROOTS = ("packages", "contexts", "projections")
+# (top-level folder, pattern below it): the source trees, then the hand-written test modules.
+TREES = (
+    *((top, "**/src/**/*.py") for top in ROOTS),
+    *((top, "**/tests/**/*.py") for top in ROOTS),
+    ("features", "**/*.py"),
+)
 EXCEPTED = ("packages/domain-types/", "/migrations/versions/")
 
 
 def modules(root: Path) -> Iterator[Path]:
-    for top in ROOTS:
-        for path in sorted((root / top).glob("**/src/**/*.py")):
+    seen: set[Path] = set()
+    for top, pattern in TREES:
+        for path in sorted((root / top).glob(pattern)):
             rel = path.relative_to(root).as_posix()
-            if ".venv" not in path.parts and not any(part in rel for part in EXCEPTED):
-                yield path
+            if path in seen or ".venv" in path.parts or any(part in rel for part in EXCEPTED):
+                continue
+            seen.add(path)
+            yield path
 
 
 def oversized(root: Path, limit: int = LIMIT) -> list[tuple[str, int]]:
