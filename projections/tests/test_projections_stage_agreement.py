@@ -19,22 +19,10 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.stages import STAGES
+from jobctrl.orchestration.domain.stages import states as kinds
 from jobctrl.orchestration.domain.stages.aggregate import JobStages
 from jobctrl.orchestration.domain.stages.fold import fold_job_stages
-from jobctrl.orchestration.domain.stages.states import (
-    Blocked,
-    Canceled,
-    Exhausted,
-    Failed,
-    Pending,
-    Queued,
-    Running,
-    Skipped,
-    StageOwner,
-    StageState,
-    Stale,
-    Succeeded,
-)
+from jobctrl.orchestration.domain.stages.states import StageOwner, StageState
 from jobctrl.orchestration.events import Stage
 from jobctrl.projections.model import EventInfo
 from jobctrl.projections.read_models.stage_states import PROJECTION, StageStateRow
@@ -106,11 +94,11 @@ def project(events: list[DomainEvent]) -> dict[str, StageStateRow]:
 def expected(state: StageState) -> dict[str, Any]:
     """The fields each state kind carries, under the projection's column names."""
     match state:
-        case Pending():
+        case kinds.Pending():
             return {"state": "pending", "attempts": state.attempt_count, "max_attempts": state.max_attempts}
-        case Queued():
+        case kinds.Queued():
             return {"state": "queued", "queued_at": state.queued_at}
-        case Running():
+        case kinds.Running():
             owner = state.owner
             return {
                 "state": "running",
@@ -121,14 +109,14 @@ def expected(state: StageState) -> dict[str, Any]:
                 "owner_attempt": owner.attempt if owner else None,
                 "baseline_version": state.baseline_version,
             }
-        case Succeeded():
+        case kinds.Succeeded():
             return {
                 "state": "succeeded",
                 "attempts": state.attempt_count,
                 "finished_at": state.finished_at,
                 "duration_ms": state.duration_ms,
             }
-        case Failed():
+        case kinds.Failed():
             return {
                 "state": "failed",
                 "attempts": state.attempt_count,
@@ -137,16 +125,16 @@ def expected(state: StageState) -> dict[str, Any]:
                 "error_message": state.error_message,
                 "retryable": state.retryable,
             }
-        case Blocked():
+        case kinds.Blocked():
             return {
                 "state": "blocked",
                 "blocked_by_json": msgspec.json.encode(list(state.blocked_by)).decode(),
                 "error_code": state.error_code,
                 "error_message": state.error_message,
             }
-        case Skipped():
+        case kinds.Skipped():
             return {"state": "skipped", "reason": state.reason}
-        case Exhausted():
+        case kinds.Exhausted():
             return {
                 "state": "exhausted",
                 "attempts": state.attempt_count,
@@ -154,9 +142,9 @@ def expected(state: StageState) -> dict[str, Any]:
                 "error_code": state.error_code,
                 "error_message": state.error_message,
             }
-        case Stale():
+        case kinds.Stale():
             return {"state": "stale", "reason": state.reason}
-        case Canceled():
+        case kinds.Canceled():
             return {"state": "canceled", "finished_at": state.canceled_at, "reason": state.reason}
     raise AssertionError(f"unexpected state {state!r}")
 

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
 from jobctrl.activity_contracts.contracts import (
     FamilyOutcome,
@@ -50,14 +49,11 @@ from jobctrl.projections.read_models.discovery_executions import (
 )
 from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
 from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.testing import recorded_logs as recorded
 
 pytestmark = pytest.mark.both_databases
 FIXTURES = Path(__file__).parent / "fixtures"
 TABLES = (discovery_run_projections, discovery_executions, discovery_execution_jobs)
-LOG_COLUMNS = (
-    "position", "stream_id", "stream_version", "event_type", "schema_version", "tenant_id", "job_id",
-    "occurred_at", "payload",
-)  # fmt: skip
 WORKSPACE = Path(__file__).resolve().parents[3]
 RUN_EVENTS = frozenset(
     {"DiscoveryRunStarted", "DiscoveryRunProgressRecorded", "DiscoveryRunCompleted", "DiscoveryRunFailed"}
@@ -66,38 +62,7 @@ THE_WRITER = WORKSPACE / "contexts/orchestration/src/jobctrl/orchestration/domai
 
 
 def _fixture() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((FIXTURES / "discovery_runs_before_issue_11.json").read_text())
-    return loaded
-
-
-def _store(database: Database) -> EventStore:
-    store = EventStore(database, registry())
-    store.create_schema()
-    return store
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, bool):
-        return int(value)
-    return value
-
-
-def _rows(database: Database, table: sa.Table) -> list[dict[str, Any]]:
-    with database.read() as conn:
-        rows = conn.execute(sa.select(table).order_by(*table.primary_key.columns)).all()
-    return [{k: _plain(v) for k, v in r._mapping.items()} for r in rows]
-
-
-def _expected(fixture: dict[str, Any], table: sa.Table) -> list[dict[str, Any]]:
-    keys = [c.name for c in table.primary_key.columns]
-    rows = [{k: _plain(v) for k, v in r.items()} for r in fixture[table.name]]
-    return sorted(rows, key=lambda r: tuple(r[k] for k in keys))
-
-
-def _log(database: Database) -> list[dict[str, Any]]:
-    with database.read() as conn:
-        rows = conn.execute(sa.select(job_events).order_by(job_events.c.position)).all()
-    return [dict(r._mapping) for r in rows]
+    return recorded.load_fixture(FIXTURES / "discovery_runs_before_issue_11.json")
 
 
 def _comparable(row: dict[str, Any]) -> dict[str, Any]:
@@ -106,17 +71,21 @@ def _comparable(row: dict[str, Any]) -> dict[str, Any]:
     meta = {k: v for k, v in (json.loads(raw) if isinstance(raw, str) else raw).items() if k != "eventId"}
     payload = row["payload"]
     payload = json.loads(payload) if isinstance(payload, str | bytes) else payload
-    return {**{c: row[c] for c in LOG_COLUMNS if c != "payload"}, "payload": payload, "metadata": meta}
+    return {
+        **{c: row[c] for c in recorded.LOG_COLUMNS if c != "payload"},
+        "payload": payload,
+        "metadata": meta,
+    }
 
 
 def _same_tables(database: Database, fixture: dict[str, Any]) -> None:
     for table in TABLES:
-        assert _rows(database, table) == _expected(fixture, table), table.name
+        assert recorded.table_rows(database, table) == recorded.recorded_rows(fixture, table), table.name
 
 
 def test_a_rebuild_of_a_log_written_before_the_move_equals_its_read_models(database: Database) -> None:
     fixture = _fixture()
-    _store(database)
+    recorded.open_store(database)
     log = [{**r, "metadata": r["metadata"], "payload": r["payload"]} for r in fixture["log"]]
     with database.write() as conn:
         conn.execute(job_events.insert(), log)
@@ -164,9 +133,9 @@ def test_the_orchestration_writers_append_what_the_old_ones_did_and_it_folds_the
     database: Database,
 ) -> None:
     fixture = _fixture()
-    store = _store(database)
+    store = recorded.open_store(database)
     _drive(store, FixedClock(datetime(2026, 3, 2, 9, tzinfo=UTC)))
-    assert [_comparable(r) for r in _log(database)] == [_comparable(r) for r in fixture["log"]]
+    assert [_comparable(r) for r in recorded.log_rows(database)] == [_comparable(r) for r in fixture["log"]]
     ProjectionRunner(database, registry()).catch_up()
     _same_tables(database, fixture)
 

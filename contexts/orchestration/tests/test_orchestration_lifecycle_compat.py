@@ -41,41 +41,15 @@ from jobctrl.projections.read_models.pipeline_steps import (
 )
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.testing import recorded_logs as recorded
 
 pytestmark = pytest.mark.both_databases
 FIXTURES = Path(__file__).parent / "fixtures"
 TABLES = (workflow_run_projections, pipeline_step_projections)
-LOG_COLUMNS = (
-    "position", "stream_id", "stream_version", "event_type", "schema_version", "tenant_id", "job_id",
-    "occurred_at", "payload",
-)  # fmt: skip
 
 
 def _fixture(name: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((FIXTURES / name).read_text())
-    return loaded
-
-
-def _store(database: Database) -> EventStore:
-    store = EventStore(database, registry())
-    store.create_schema()
-    return store
-
-
-def _plain(value: Any) -> Any:
-    return int(value) if isinstance(value, bool) else value
-
-
-def _rows(database: Database, table: sa.Table) -> list[dict[str, Any]]:
-    with database.read() as conn:
-        rows = conn.execute(sa.select(table).order_by(*table.primary_key.columns)).all()
-    return [{k: _plain(v) for k, v in r._mapping.items()} for r in rows]
-
-
-def _expected(fixture: dict[str, Any], table: sa.Table) -> list[dict[str, Any]]:
-    keys = [c.name for c in table.primary_key.columns]
-    rows = [{k: _plain(v) for k, v in r.items()} for r in fixture[table.name]]
-    return sorted(rows, key=lambda r: tuple(r[k] for k in keys))
+    return recorded.load_fixture(FIXTURES / name)
 
 
 def _same_rows(actual: list[dict[str, Any]], expected: list[dict[str, Any]], table: sa.Table) -> None:
@@ -94,16 +68,10 @@ def _same_rows(actual: list[dict[str, Any]], expected: list[dict[str, Any]], tab
         assert got == want, table.name
 
 
-def _log(database: Database) -> list[dict[str, Any]]:
-    with database.read() as conn:
-        rows = conn.execute(sa.select(job_events).order_by(job_events.c.position)).all()
-    return [dict(r._mapping) for r in rows]
-
-
 def _comparable(row: dict[str, Any]) -> dict[str, Any]:
     """A log row without its event id (the new writers derive ids from stream and version)."""
     meta = {k: v for k, v in json.loads(row["metadata"]).items() if k != "eventId"}
-    return {**{c: row[c] for c in LOG_COLUMNS}, "metadata": meta}
+    return {**{c: row[c] for c in recorded.LOG_COLUMNS}, "metadata": meta}
 
 
 @pytest.mark.parametrize("name", ["lifecycle_before_issue_11.json", "demo_lifecycle_before_issue_11.json"])
@@ -111,12 +79,12 @@ def test_a_rebuild_of_a_log_written_before_the_change_equals_its_read_models(
     database: Database, name: str
 ) -> None:
     fixture = _fixture(name)
-    _store(database)
+    recorded.open_store(database)
     with database.write() as conn:
         conn.execute(job_events.insert(), fixture["log"])
     ProjectionRunner(database, registry(), batch_size=7).catch_up()
     for table in TABLES:
-        _same_rows(_rows(database, table), _expected(fixture, table), table)
+        _same_rows(recorded.table_rows(database, table), recorded.recorded_rows(fixture, table), table)
 
 
 def _drive(store: EventStore, clock: FixedClock) -> None:
@@ -157,9 +125,9 @@ def test_the_production_writers_append_what_the_old_ones_did_and_it_folds_the_sa
     database: Database,
 ) -> None:
     fixture = _fixture("lifecycle_before_issue_11.json")
-    store = _store(database)
+    store = recorded.open_store(database)
     _drive(store, FixedClock(datetime(2026, 3, 1, 9, tzinfo=UTC)))
-    assert [_comparable(r) for r in _log(database)] == [_comparable(r) for r in fixture["log"]]
+    assert [_comparable(r) for r in recorded.log_rows(database)] == [_comparable(r) for r in fixture["log"]]
     ProjectionRunner(database, registry()).catch_up()
     for table in TABLES:
-        _same_rows(_rows(database, table), _expected(fixture, table), table)
+        _same_rows(recorded.table_rows(database, table), recorded.recorded_rows(fixture, table), table)

@@ -7,6 +7,10 @@
   explicitly retryable), so nothing stays "running" after the workflow ends.
 * ``record_profile_continuation_closed`` — the terminal fact of a profile continuation, recorded by
   the workflow on its success, failure and cancel paths (ADR 0077): the outbox never restarts it.
+* ``profile_continuation_targets`` / ``profile_continuation_status`` — which jobs a profile
+  continuation re-prepares (the ``profile_continuation`` cohort's targets, orchestration's decision
+  behind the composition root's port) and Temporal's status of an older one it awaits (the
+  ``describe`` the outbox drain asks too; ADR 0074, 0262).
 * ``record_workflow_started`` / ``record_workflow_outcome`` / ``record_pipeline_steps`` — the
   lifecycle facts a workflow cannot write itself (workflows never touch a store), through the
   ``WorkflowRun`` and ``ExecutionSteps`` use cases, their only writers.
@@ -16,7 +20,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from temporalio import activity
@@ -44,6 +48,7 @@ from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.errors import ConcurrencyConflict
 from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
 from jobctrl.orchestration.domain.discovery_run import DiscoveryRun
+from jobctrl.orchestration.domain.preparation_plan import PreparationTarget
 from jobctrl.orchestration.domain.stages.states import StageOwner, Succeeded
 from jobctrl.orchestration.events import Stage
 from jobctrl.orchestration.ports import CloseInterruptedMembership
@@ -57,8 +62,15 @@ from jobctrl.orchestration.use_cases.record_workflow_started import record_workf
 from jobctrl.orchestration.use_cases.report_discovery_progress import report_discovery_progress
 from jobctrl.orchestration.workflows.continuation import (
     CLOSED_ACTIVITY,
+    COHORT,
+    STATUS_ACTIVITY,
+    TARGETS_ACTIVITY,
     ContinuationClosedInput,
     ContinuationClosedResult,
+    ContinuationStatus,
+    ContinuationStatusInput,
+    ContinuationTargets,
+    ContinuationTargetsInput,
 )
 
 _CONFLICT_RETRIES = 8
@@ -105,6 +117,26 @@ class ContinuationClosingActivities:
             clock=self.clock, tenant_id=params.tenant,
         )  # fmt: skip
         return ContinuationClosedResult(recorded)
+
+
+#: (tenant, execution run id, cohort) → the cohort's preparation targets (the composition root's port)
+CohortTargets = Callable[[str, str, str], Sequence[PreparationTarget]]
+#: a workflow id → Temporal's status name of it (``None``: absent)
+DescribeWorkflow = Callable[[str], Awaitable[str | None]]
+
+
+class ContinuationActivities:
+    def __init__(self, targets: CohortTargets, describe: DescribeWorkflow) -> None:
+        self.targets = targets
+        self.describe = describe
+
+    @activity.defn(name=TARGETS_ACTIVITY)
+    def profile_continuation_targets(self, params: ContinuationTargetsInput) -> ContinuationTargets:
+        return ContinuationTargets([t.job_id for t in self.targets(params.tenant, "", COHORT)])
+
+    @activity.defn(name=STATUS_ACTIVITY)
+    async def profile_continuation_status(self, params: ContinuationStatusInput) -> ContinuationStatus:
+        return ContinuationStatus(await self.describe(params.workflow_id))
 
 
 class LifecycleActivities:

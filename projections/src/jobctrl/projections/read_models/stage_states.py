@@ -25,20 +25,8 @@ import sqlalchemy as sa
 
 from jobctrl.kernel.text import bound_text
 from jobctrl.orchestration.domain.stages.limits import MAX_ATTEMPTS
-from jobctrl.orchestration.events import (
-    Stage,
-    StageBlocked,
-    StageCanceled,
-    StageCompleted,
-    StageEnqueued,
-    StageExhausted,
-    StageFailed,
-    StageMarkedStale,
-    StageReset,
-    StageSkipped,
-    StageStarted,
-    StageUnblocked,
-)
+from jobctrl.orchestration.events import Stage
+from jobctrl.orchestration.events import stages as ev
 from jobctrl.projections.model import EventInfo, Fold, GroupCount, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
@@ -226,7 +214,7 @@ def _pending(row: StageStateRow | None, event: Any, info: EventInfo, attempts: i
     )
 
 
-def on_enqueued(row: StageStateRow | None, event: StageEnqueued, info: EventInfo) -> StageStateRow:
+def on_enqueued(row: StageStateRow | None, event: ev.StageEnqueued, info: EventInfo) -> StageStateRow:
     return _next(
         row,
         event,
@@ -238,7 +226,7 @@ def on_enqueued(row: StageStateRow | None, event: StageEnqueued, info: EventInfo
     )
 
 
-def on_started(row: StageStateRow | None, event: StageStarted, info: EventInfo) -> StageStateRow:
+def on_started(row: StageStateRow | None, event: ev.StageStarted, info: EventInfo) -> StageStateRow:
     owner: tuple[str | None, str | None, int | None]
     if event.owner is not None:
         owner = (event.owner.workflow_id, event.owner.temporal_run_id, event.owner.attempt)
@@ -261,7 +249,7 @@ def on_started(row: StageStateRow | None, event: StageStarted, info: EventInfo) 
     )
 
 
-def on_completed(row: StageStateRow | None, event: StageCompleted, info: EventInfo) -> StageStateRow:
+def on_completed(row: StageStateRow | None, event: ev.StageCompleted, info: EventInfo) -> StageStateRow:
     return _next(
         row,
         event,
@@ -274,7 +262,7 @@ def on_completed(row: StageStateRow | None, event: StageCompleted, info: EventIn
     )
 
 
-def on_failed(row: StageStateRow | None, event: StageFailed, info: EventInfo) -> StageStateRow:
+def on_failed(row: StageStateRow | None, event: ev.StageFailed, info: EventInfo) -> StageStateRow:
     attempts = max(row.attempts if row is not None else 0, event.attempt_number)
     limit = _limit(event.stage)
     return _next(
@@ -293,7 +281,7 @@ def on_failed(row: StageStateRow | None, event: StageFailed, info: EventInfo) ->
     )
 
 
-def on_exhausted(row: StageStateRow | None, event: StageExhausted, info: EventInfo) -> StageStateRow:
+def on_exhausted(row: StageStateRow | None, event: ev.StageExhausted, info: EventInfo) -> StageStateRow:
     # The failure's code and message stay on the row (the aggregate's Exhausted keeps them too).
     return _next(
         row,
@@ -307,13 +295,13 @@ def on_exhausted(row: StageStateRow | None, event: StageExhausted, info: EventIn
     )
 
 
-def on_reset(row: StageStateRow | None, event: StageReset, info: EventInfo) -> StageStateRow:
+def on_reset(row: StageStateRow | None, event: ev.StageReset, info: EventInfo) -> StageStateRow:
     # Only Failed -> Pending may keep its count; Exhausted/Canceled/Stale -> Pending start at zero.
     keep = row is not None and row.state == "failed" and not event.reset_attempts
     return _pending(row, event, info, row.attempts if keep and row is not None else 0)
 
 
-def on_blocked(row: StageStateRow | None, event: StageBlocked, info: EventInfo) -> StageStateRow:
+def on_blocked(row: StageStateRow | None, event: ev.StageBlocked, info: EventInfo) -> StageStateRow:
     return _next(
         row,
         event,
@@ -327,11 +315,11 @@ def on_blocked(row: StageStateRow | None, event: StageBlocked, info: EventInfo) 
     )
 
 
-def on_unblocked(row: StageStateRow | None, event: StageUnblocked, info: EventInfo) -> StageStateRow:
+def on_unblocked(row: StageStateRow | None, event: ev.StageUnblocked, info: EventInfo) -> StageStateRow:
     return _pending(row, event, info, event.attempt_count)
 
 
-def on_skipped(row: StageStateRow | None, event: StageSkipped, info: EventInfo) -> StageStateRow:
+def on_skipped(row: StageStateRow | None, event: ev.StageSkipped, info: EventInfo) -> StageStateRow:
     return _next(
         row,
         event,
@@ -343,7 +331,7 @@ def on_skipped(row: StageStateRow | None, event: StageSkipped, info: EventInfo) 
     )
 
 
-def on_canceled(row: StageStateRow | None, event: StageCanceled, info: EventInfo) -> StageStateRow:
+def on_canceled(row: StageStateRow | None, event: ev.StageCanceled, info: EventInfo) -> StageStateRow:
     return _next(
         row,
         event,
@@ -357,24 +345,24 @@ def on_canceled(row: StageStateRow | None, event: StageCanceled, info: EventInfo
     )
 
 
-def on_marked_stale(row: StageStateRow | None, event: StageMarkedStale, info: EventInfo) -> StageStateRow:
+def on_marked_stale(row: StageStateRow | None, event: ev.StageMarkedStale, info: EventInfo) -> StageStateRow:
     return _next(
         row, event, info, clear=True, state="stale", reason=event.reason, next_action="reset_required"
     )
 
 
 _FOLDS = (
-    Fold(StageEnqueued, STAGE_STATES, _key, on_enqueued),
-    Fold(StageStarted, STAGE_STATES, _key, on_started),
-    Fold(StageCompleted, STAGE_STATES, _key, on_completed),
-    Fold(StageFailed, STAGE_STATES, _key, on_failed),
-    Fold(StageExhausted, STAGE_STATES, _key, on_exhausted),
-    Fold(StageReset, STAGE_STATES, _key, on_reset),
-    Fold(StageBlocked, STAGE_STATES, _key, on_blocked),
-    Fold(StageUnblocked, STAGE_STATES, _key, on_unblocked),
-    Fold(StageSkipped, STAGE_STATES, _key, on_skipped),
-    Fold(StageCanceled, STAGE_STATES, _key, on_canceled),
-    Fold(StageMarkedStale, STAGE_STATES, _key, on_marked_stale),
+    Fold(ev.StageEnqueued, STAGE_STATES, _key, on_enqueued),
+    Fold(ev.StageStarted, STAGE_STATES, _key, on_started),
+    Fold(ev.StageCompleted, STAGE_STATES, _key, on_completed),
+    Fold(ev.StageFailed, STAGE_STATES, _key, on_failed),
+    Fold(ev.StageExhausted, STAGE_STATES, _key, on_exhausted),
+    Fold(ev.StageReset, STAGE_STATES, _key, on_reset),
+    Fold(ev.StageBlocked, STAGE_STATES, _key, on_blocked),
+    Fold(ev.StageUnblocked, STAGE_STATES, _key, on_unblocked),
+    Fold(ev.StageSkipped, STAGE_STATES, _key, on_skipped),
+    Fold(ev.StageCanceled, STAGE_STATES, _key, on_canceled),
+    Fold(ev.StageMarkedStale, STAGE_STATES, _key, on_marked_stale),
 )
 
 PROJECTION = Projection(

@@ -21,13 +21,10 @@ import msgspec
 import sqlalchemy as sa
 
 from jobctrl.orchestration.events import (
-    WorkflowCanceled,
+    CLOSING_STATUS,
+    RUN_ROW_EVENTS,
     WorkflowCancellationRequested,
-    WorkflowCompleted,
-    WorkflowFailed,
     WorkflowStarted,
-    WorkflowTerminated,
-    WorkflowTimedOut,
 )
 from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
 from jobctrl.projections.read_models.workflow_runs import (
@@ -75,20 +72,10 @@ PROJECTION = Projection(
     folds=(
         Fold(WorkflowStarted, WORKFLOW_RUN_HISTORY, _key, _per_run(on_started)),
         Fold(WorkflowCancellationRequested, WORKFLOW_RUN_HISTORY, _key, _per_run(on_cancel_requested)),
-        Fold(WorkflowCompleted, WORKFLOW_RUN_HISTORY, _key, _per_run(closer("succeeded"))),
-        Fold(WorkflowFailed, WORKFLOW_RUN_HISTORY, _key, _per_run(closer("failed"))),
-        Fold(WorkflowCanceled, WORKFLOW_RUN_HISTORY, _key, _per_run(closer("canceled"))),
-        Fold(WorkflowTimedOut, WORKFLOW_RUN_HISTORY, _key, _per_run(closer("timed_out"))),
-        Fold(WorkflowTerminated, WORKFLOW_RUN_HISTORY, _key, _per_run(closer("terminated"))),
+        *(
+            Fold(event, WORKFLOW_RUN_HISTORY, _key, _per_run(closer(status)))
+            for event, status in CLOSING_STATUS.items()
+        ),
     ),
-    creates_rows_on=frozenset(
-        {
-            "WorkflowStarted",
-            "WorkflowCompleted",
-            "WorkflowFailed",
-            "WorkflowCanceled",
-            "WorkflowTimedOut",
-            "WorkflowTerminated",
-        }
-    ),
+    creates_rows_on=frozenset(e.event_type for e in RUN_ROW_EVENTS),
 )

@@ -18,13 +18,11 @@ import sqlalchemy as sa
 
 from jobctrl.kernel.text import bound_text
 from jobctrl.orchestration.events import (
-    WorkflowCanceled,
+    CLOSING_STATUS,
+    RUN_ROW_EVENTS,
     WorkflowCancellationRequested,
-    WorkflowCompleted,
-    WorkflowFailed,
+    WorkflowClosed,
     WorkflowStarted,
-    WorkflowTerminated,
-    WorkflowTimedOut,
 )
 from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
 from jobctrl.projections.schema import metadata
@@ -232,11 +230,10 @@ def on_cancel_requested(
     )
 
 
-Closed = WorkflowCompleted | WorkflowFailed | WorkflowCanceled | WorkflowTimedOut | WorkflowTerminated
-
-
 def closer(status: RunStatus) -> Any:
-    def on_closed(row: WorkflowRunRow | None, event: Closed, info: EventInfo) -> WorkflowRunRow | None:
+    def on_closed(
+        row: WorkflowRunRow | None, event: WorkflowClosed, info: EventInfo
+    ) -> WorkflowRunRow | None:
         run_id = event.temporal_run_id
         at = utc_or_none(event.finished_at)
         error_code = getattr(event, "error_code", None)
@@ -295,20 +292,7 @@ PROJECTION = Projection(
     folds=(
         Fold(WorkflowStarted, WORKFLOW_RUNS, _key, on_started),
         Fold(WorkflowCancellationRequested, WORKFLOW_RUNS, _key, on_cancel_requested),
-        Fold(WorkflowCompleted, WORKFLOW_RUNS, _key, closer("succeeded")),
-        Fold(WorkflowFailed, WORKFLOW_RUNS, _key, closer("failed")),
-        Fold(WorkflowCanceled, WORKFLOW_RUNS, _key, closer("canceled")),
-        Fold(WorkflowTimedOut, WORKFLOW_RUNS, _key, closer("timed_out")),
-        Fold(WorkflowTerminated, WORKFLOW_RUNS, _key, closer("terminated")),
+        *(Fold(event, WORKFLOW_RUNS, _key, closer(status)) for event, status in CLOSING_STATUS.items()),
     ),
-    creates_rows_on=frozenset(
-        {
-            "WorkflowStarted",
-            "WorkflowCompleted",
-            "WorkflowFailed",
-            "WorkflowCanceled",
-            "WorkflowTimedOut",
-            "WorkflowTerminated",
-        }
-    ),
+    creates_rows_on=frozenset(e.event_type for e in RUN_ROW_EVENTS),
 )

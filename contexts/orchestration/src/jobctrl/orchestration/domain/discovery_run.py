@@ -141,18 +141,7 @@ class DiscoveryRun(Aggregate):
         """The run ended before its families reported: the workflow failed or was canceled elsewhere,
         or Temporal terminated / timed it out (ADR 0079).  No source caused it, so ``sourceId`` is
         empty and ``errorClass`` is the bounded reason."""
-        if self.finished:
-            return False
-        self._record(
-            DiscoveryRunFailed(
-                run_id=self.id,
-                source_id=NO_SOURCE,
-                error_class=bounded_code(reason),
-                retryable=retryable,
-                failed_at=at,
-            )
-        )
-        return True
+        return self.fail(source_id=NO_SOURCE, error_class=reason, retryable=retryable, at=at)
 
     @applies(DiscoveryRunStarted)
     def _started(self, event: DiscoveryRunStarted) -> None:

@@ -21,6 +21,7 @@ from jobctrl.kernel.clock import parse_instant
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.text import bound_text, bounded_code
 from jobctrl.orchestration.events import (
+    RUN_ROW_EVENTS,
     WorkflowCanceled,
     WorkflowCompleted,
     WorkflowFailed,
@@ -33,10 +34,7 @@ from jobctrl.orchestration.events import (
 NOT_FOUND = "reconciled_not_found"
 RECONCILER_MESSAGE = "settled by the reconciler from Temporal's describe of the exact run"
 NOT_FOUND_MESSAGE = "the exact run was not found in the reachable Temporal history; still probing"
-TERMINAL_EVENTS: tuple[type[DomainEvent], ...] = (
-    WorkflowCompleted, WorkflowFailed, WorkflowCanceled, WorkflowTimedOut, WorkflowTerminated,
-)  # fmt: skip
-LIFECYCLE_TYPES: tuple[str, ...] = (WorkflowStarted.event_type, *(e.event_type for e in TERMINAL_EVENTS))
+LIFECYCLE_TYPES: tuple[str, ...] = tuple(e.event_type for e in RUN_ROW_EVENTS)
 
 
 class DescribedStatus(StrEnum):

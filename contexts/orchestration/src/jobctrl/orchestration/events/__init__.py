@@ -57,8 +57,11 @@ from jobctrl.orchestration.events.work_items import (
     PreparationWorkItemStarted,
 )
 from jobctrl.orchestration.events.workflows import (
+    CLOSING_STATUS,
+    RUN_ROW_EVENTS,
     WorkflowCanceled,
     WorkflowCancellationRequested,
+    WorkflowClosed,
     WorkflowCompleted,
     WorkflowFailed,
     WorkflowStarted,
@@ -119,7 +122,9 @@ UPCASTERS: tuple[Upcaster, ...] = (
 
 
 __all__ = [
+    "CLOSING_STATUS",
     "EVENTS",
+    "RUN_ROW_EVENTS",
     "UPCASTERS",
     "Code",
     "ContinuationOutcome",
@@ -159,6 +164,7 @@ __all__ = [
     "WorkItemKind",
     "WorkflowCanceled",
     "WorkflowCancellationRequested",
+    "WorkflowClosed",
     "WorkflowCompleted",
     "WorkflowFailed",
     "WorkflowStarted",

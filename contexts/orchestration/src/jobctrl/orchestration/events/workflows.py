@@ -33,7 +33,9 @@ class WorkflowCancellationRequested(DomainEvent, frozen=True):
     message: Message
 
 
-class _WorkflowClosed(DomainEvent, frozen=True):
+class WorkflowClosed(DomainEvent, frozen=True):
+    """The fields the five events that close a run share (a base, not an event of its own)."""
+
     workflow_id: str
     workflow_type: str
     status: WorkflowStatus
@@ -42,30 +44,43 @@ class _WorkflowClosed(DomainEvent, frozen=True):
     temporal_run_id: str | None
 
 
-class WorkflowCompleted(_WorkflowClosed, frozen=True):
+class WorkflowCompleted(WorkflowClosed, frozen=True):
     event_type = "WorkflowCompleted"
 
 
-class WorkflowFailed(_WorkflowClosed, frozen=True):
+class WorkflowFailed(WorkflowClosed, frozen=True):
     event_type = "WorkflowFailed"
     error_code: Code
     error_message: Message
     retryable: bool
 
 
-class WorkflowCanceled(_WorkflowClosed, frozen=True):
+class WorkflowCanceled(WorkflowClosed, frozen=True):
     event_type = "WorkflowCanceled"
     error_code: Code
     error_message: Message
 
 
-class WorkflowTimedOut(_WorkflowClosed, frozen=True):
+class WorkflowTimedOut(WorkflowClosed, frozen=True):
     event_type = "WorkflowTimedOut"
     error_code: Code
     error_message: Message
 
 
-class WorkflowTerminated(_WorkflowClosed, frozen=True):
+class WorkflowTerminated(WorkflowClosed, frozen=True):
     event_type = "WorkflowTerminated"
     error_code: Code
     error_message: Message
+
+
+#: Each event that closes a run, with the status the run closes with: the one table the
+#: ``WorkflowRun`` aggregate and the run read models (``workflow_runs``, ``workflow_run_history``) read.
+CLOSING_STATUS: dict[type[WorkflowClosed], WorkflowStatus] = {
+    WorkflowCompleted: "succeeded",
+    WorkflowFailed: "failed",
+    WorkflowCanceled: "canceled",
+    WorkflowTimedOut: "timed_out",
+    WorkflowTerminated: "terminated",
+}
+#: The events that open or close a run's row (a cancel request only annotates an open one).
+RUN_ROW_EVENTS: tuple[type[DomainEvent], ...] = (WorkflowStarted, *CLOSING_STATUS)

@@ -22,7 +22,7 @@ from jobctrl.orchestration.activities import (
     DiscoveryRunActivities,
     LifecycleActivities,
 )
-from jobctrl.runtime.activities.continuation import ContinuationActivities
+from jobctrl.runtime.activities.continuation import continuation_activities
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.activities.fanout import FanoutActivities
 from jobctrl.runtime.activities.spend import SpendActivities
@@ -59,7 +59,7 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
     discovery_run = DiscoveryRunActivities(
         deps.store, close_membership=InterruptedMembershipCloser(deps.store, deps.clock), clock=deps.clock
     )
-    continuation = ContinuationActivities(deps)
+    continuation = continuation_activities(deps)
     closing = ContinuationClosingActivities(deps.store, clock=deps.clock)
     generic: list[ActivityFn] = [
         lifecycle.record_workflow_started,

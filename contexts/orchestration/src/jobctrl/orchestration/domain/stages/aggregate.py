@@ -28,21 +28,8 @@ from jobctrl.orchestration.domain.stages.states import (
     Trigger,
 )
 from jobctrl.orchestration.domain.stages.transitions import TransitionInputs, transition
-from jobctrl.orchestration.events import (
-    Stage,
-    StageBlocked,
-    StageCanceled,
-    StageCompleted,
-    StageEnqueued,
-    StageExhausted,
-    StageFailed,
-    StageMarkedStale,
-    StageOwnerRef,
-    StageReset,
-    StageSkipped,
-    StageStarted,
-    StageUnblocked,
-)
+from jobctrl.orchestration.events import Stage
+from jobctrl.orchestration.events import stages as ev
 
 
 class ReconcileOutcome(StrEnum):
@@ -56,12 +43,14 @@ class ReconciledRow:
     outcome: ReconcileOutcome
 
 
-def _owner(ref: StageOwnerRef | None) -> StageOwner | None:
+def _owner(ref: ev.StageOwnerRef | None) -> StageOwner | None:
     return None if ref is None else StageOwner(ref.workflow_id, ref.temporal_run_id, ref.attempt)
 
 
-def _ref(owner: StageOwner | None) -> StageOwnerRef | None:
-    return None if owner is None else StageOwnerRef(owner.workflow_id, owner.temporal_run_id, owner.attempt)
+def _ref(owner: StageOwner | None) -> ev.StageOwnerRef | None:
+    return (
+        None if owner is None else ev.StageOwnerRef(owner.workflow_id, owner.temporal_run_id, owner.attempt)
+    )
 
 
 class JobStages(Aggregate):
@@ -98,7 +87,7 @@ class JobStages(Aggregate):
     # -- commands -------------------------------------------------------------------------------
     def enqueue(self, stage: Stage, *, at: str) -> None:
         self._check(stage, Trigger.ENQUEUE)
-        self._record(StageEnqueued(job_id=self.id, stage=stage, queued_at=at))
+        self._record(ev.StageEnqueued(job_id=self.id, stage=stage, queued_at=at))
 
     def start(
         self, stage: Stage, *, at: str, owner: StageOwner | None = None, baseline_version: int | None = None
@@ -110,7 +99,7 @@ class JobStages(Aggregate):
         )
         assert isinstance(nxt, Running)
         self._record(
-            StageStarted(
+            ev.StageStarted(
                 job_id=self.id,
                 stage=stage,
                 attempt_number=nxt.attempt_count,
@@ -124,7 +113,7 @@ class JobStages(Aggregate):
     def complete(self, stage: Stage, *, at: str, duration_ms: int, owner: StageOwner | None = None) -> None:
         self._fence(stage, owner)
         self._check(stage, Trigger.COMPLETE)
-        self._record(StageCompleted(job_id=self.id, stage=stage, finished_at=at, duration_ms=duration_ms))
+        self._record(ev.StageCompleted(job_id=self.id, stage=stage, finished_at=at, duration_ms=duration_ms))
         if stage == "tailor":
             self._unblock_tailor_dependents(at)
 
@@ -143,7 +132,7 @@ class JobStages(Aggregate):
         current = self._check(stage, Trigger.FAIL)
         assert isinstance(current, Failed)
         self._record(
-            StageFailed(
+            ev.StageFailed(
                 job_id=self.id,
                 stage=stage,
                 error_code=error_code,
@@ -157,7 +146,7 @@ class JobStages(Aggregate):
         exhausted = failed.attempt_count >= failed.max_attempts
         if exhausted:
             self._record(
-                StageExhausted(
+                ev.StageExhausted(
                     job_id=self.id,
                     stage=stage,
                     attempt_count=failed.attempt_count,
@@ -171,12 +160,12 @@ class JobStages(Aggregate):
 
     def reset(self, stage: Stage, *, at: str, reset_attempts: bool = False) -> None:
         self._check(stage, Trigger.RESET, TransitionInputs(reset_attempts=reset_attempts))
-        self._record(StageReset(job_id=self.id, stage=stage, reset_attempts=reset_attempts, reset_at=at))
+        self._record(ev.StageReset(job_id=self.id, stage=stage, reset_attempts=reset_attempts, reset_at=at))
 
     def block(self, stage: Stage, *, blocked_by: list[Stage], error_code: str, error_message: str) -> None:
         self._check(stage, Trigger.BLOCK)
         self._record(
-            StageBlocked(
+            ev.StageBlocked(
                 job_id=self.id,
                 stage=stage,
                 blocked_by=list(blocked_by),
@@ -188,19 +177,19 @@ class JobStages(Aggregate):
     def unblock(self, stage: Stage, *, at: str) -> None:
         self._check(stage, Trigger.UNBLOCK)
         attempts = self._attempts_before_block.get(stage, 0)
-        self._record(StageUnblocked(job_id=self.id, stage=stage, attempt_count=attempts, unblocked_at=at))
+        self._record(ev.StageUnblocked(job_id=self.id, stage=stage, attempt_count=attempts, unblocked_at=at))
 
     def skip(self, stage: Stage, *, reason: str) -> None:
         self._check(stage, Trigger.SKIP)
-        self._record(StageSkipped(job_id=self.id, stage=stage, reason=bound_text(reason, 500)))
+        self._record(ev.StageSkipped(job_id=self.id, stage=stage, reason=bound_text(reason, 500)))
 
     def cancel(self, stage: Stage, *, at: str, reason: str | None = None) -> None:
         self._check(stage, Trigger.CANCEL)
-        self._record(StageCanceled(job_id=self.id, stage=stage, canceled_at=at, reason=reason))
+        self._record(ev.StageCanceled(job_id=self.id, stage=stage, canceled_at=at, reason=reason))
 
     def mark_stale(self, stage: Stage, *, reason: str, at: str) -> None:
         self._check(stage, Trigger.MARK_STALE)
-        self._record(StageMarkedStale(job_id=self.id, stage=stage, reason=reason, marked_at=at))
+        self._record(ev.StageMarkedStale(job_id=self.id, stage=stage, reason=reason, marked_at=at))
 
     def reconcile_owned_rows(
         self, owner: StageOwner, committed_versions: Mapping[Stage, int | None], *, at: str
@@ -248,7 +237,7 @@ class JobStages(Aggregate):
                     continue
                 # Re-code a Tailor-owned block (failed -> exhausted) through Pending, both valid rows.
                 self._record(
-                    StageUnblocked(
+                    ev.StageUnblocked(
                         job_id=self.id,
                         stage=dependent,
                         attempt_count=self._attempts_before_block.get(dependent, 0),
@@ -273,12 +262,12 @@ class JobStages(Aggregate):
     def _move(self, stage: Stage, trigger: Trigger, inputs: TransitionInputs | None = None) -> None:
         self.states[stage] = transition(self.state(stage), trigger, inputs)
 
-    @applies(StageEnqueued)
-    def _enqueued(self, e: StageEnqueued) -> None:
+    @applies(ev.StageEnqueued)
+    def _enqueued(self, e: ev.StageEnqueued) -> None:
         self._move(e.stage, Trigger.ENQUEUE, TransitionInputs(queued_at=e.queued_at))
 
-    @applies(StageStarted)
-    def _started(self, e: StageStarted) -> None:
+    @applies(ev.StageStarted)
+    def _started(self, e: ev.StageStarted) -> None:
         owner = _owner(e.owner)
         inputs = TransitionInputs(
             started_at=e.started_at,
@@ -290,14 +279,14 @@ class JobStages(Aggregate):
         if owner is not None:
             self._owners_seen.setdefault(e.stage, set()).add(owner)
 
-    @applies(StageCompleted)
-    def _completed(self, e: StageCompleted) -> None:
+    @applies(ev.StageCompleted)
+    def _completed(self, e: ev.StageCompleted) -> None:
         self._move(
             e.stage, Trigger.COMPLETE, TransitionInputs(finished_at=e.finished_at, duration_ms=e.duration_ms)
         )
 
-    @applies(StageFailed)
-    def _failed(self, e: StageFailed) -> None:
+    @applies(ev.StageFailed)
+    def _failed(self, e: ev.StageFailed) -> None:
         inputs = TransitionInputs(
             max_attempts=limits.MAX_ATTEMPTS[e.stage],
             error_code=e.error_code,
@@ -306,17 +295,17 @@ class JobStages(Aggregate):
         )
         self._move(e.stage, Trigger.FAIL, inputs)
 
-    @applies(StageExhausted)
-    def _exhausted(self, e: StageExhausted) -> None:
+    @applies(ev.StageExhausted)
+    def _exhausted(self, e: ev.StageExhausted) -> None:
         self._move(e.stage, Trigger.EXHAUST)
 
-    @applies(StageReset)
-    def _reset(self, e: StageReset) -> None:
+    @applies(ev.StageReset)
+    def _reset(self, e: ev.StageReset) -> None:
         inputs = TransitionInputs(reset_attempts=e.reset_attempts, max_attempts=limits.MAX_ATTEMPTS[e.stage])
         self._move(e.stage, Trigger.RESET, inputs)
 
-    @applies(StageBlocked)
-    def _blocked(self, e: StageBlocked) -> None:
+    @applies(ev.StageBlocked)
+    def _blocked(self, e: ev.StageBlocked) -> None:
         before = self.state(e.stage)
         self._attempts_before_block[e.stage] = before.attempt_count if isinstance(before, Pending) else 0
         inputs = TransitionInputs(
@@ -324,19 +313,19 @@ class JobStages(Aggregate):
         )
         self._move(e.stage, Trigger.BLOCK, inputs)
 
-    @applies(StageUnblocked)
-    def _unblocked(self, e: StageUnblocked) -> None:
+    @applies(ev.StageUnblocked)
+    def _unblocked(self, e: ev.StageUnblocked) -> None:
         inputs = TransitionInputs(attempt_count=e.attempt_count, max_attempts=limits.MAX_ATTEMPTS[e.stage])
         self._move(e.stage, Trigger.UNBLOCK, inputs)
 
-    @applies(StageSkipped)
-    def _skipped(self, e: StageSkipped) -> None:
+    @applies(ev.StageSkipped)
+    def _skipped(self, e: ev.StageSkipped) -> None:
         self._move(e.stage, Trigger.SKIP, TransitionInputs(reason=e.reason))
 
-    @applies(StageCanceled)
-    def _canceled(self, e: StageCanceled) -> None:
+    @applies(ev.StageCanceled)
+    def _canceled(self, e: ev.StageCanceled) -> None:
         self._move(e.stage, Trigger.CANCEL, TransitionInputs(canceled_at=e.canceled_at, reason=e.reason))
 
-    @applies(StageMarkedStale)
-    def _stale(self, e: StageMarkedStale) -> None:
+    @applies(ev.StageMarkedStale)
+    def _stale(self, e: ev.StageMarkedStale) -> None:
         self._move(e.stage, Trigger.MARK_STALE, TransitionInputs(reason=e.reason))

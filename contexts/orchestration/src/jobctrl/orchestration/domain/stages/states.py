@@ -7,7 +7,7 @@ field types are refused) and encoding omits absent optionals exactly like the re
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
+from typing import Annotated, get_args
 
 import msgspec
 
@@ -109,19 +109,8 @@ StageState = (
     | Canceled
     | NeedsVerification
 )
-STATE_KINDS: tuple[type[_State], ...] = (
-    Pending,
-    Queued,
-    Running,
-    Succeeded,
-    Failed,
-    Blocked,
-    Skipped,
-    Exhausted,
-    Stale,
-    Canceled,
-    NeedsVerification,
-)
+#: every kind, in the union's order (the union is the one list of them)
+STATE_KINDS: tuple[type[_State], ...] = get_args(StageState)
 
 
 class Trigger(StrEnum):
