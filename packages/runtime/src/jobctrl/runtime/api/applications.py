@@ -48,7 +48,7 @@ from jobctrl.runtime.api.application_models import (
     ReviewQueue,
 )
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import ErrorBody, error_responses
+from jobctrl.runtime.api.models import ID_PATTERN, ErrorBody, error_responses
 from jobctrl.runtime.api.reads import JobIdPath
 from jobctrl.runtime.api.review_decision import current_facts
 from jobctrl.runtime.api.services import Services, StoreContext, services
@@ -68,7 +68,7 @@ REFUSAL_WORDS: dict[str, str] = {
     "awaiting_dry_run": "No dry run has filled this application yet: approve a dry run first.",
     "override_evidence_invalid": "The partial-coverage override no longer matches its dry run.",
 }
-ArtifactPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$")]
+ArtifactPath = Annotated[str, Path(pattern=ID_PATTERN)]
 
 
 # -- helpers ----------------------------------------------------------------------------------------

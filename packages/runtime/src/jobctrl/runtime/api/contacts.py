@@ -28,11 +28,11 @@ from jobctrl.contact import (
 )
 from jobctrl.projections.read_models.contacts import contact_research_task_projections as tasks
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import Request, Wire, error_responses
+from jobctrl.runtime.api.models import ID_PATTERN, Request, Wire, error_responses
 from jobctrl.runtime.api.services import Services, StoreContext, services
 
 router = APIRouter(prefix="/v1/contacts", tags=["contacts"])
-_ID = r"^[A-Za-z0-9_.:\-]{1,200}$"
+_ID = ID_PATTERN
 TaskIdPath = Annotated[str, Path(pattern=_ID, description="the research task id")]
 CandidateIdPath = Annotated[str, Path(pattern=_ID, description="the proposed candidate id")]
 ERRORS: dict[int | str, dict[str, Any]] = error_responses(404, 409, 422)

@@ -14,7 +14,9 @@ from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.text import unstorable_text  # re-exported: one check for every intake
 from jobctrl.runtime.api.discover_phase import Phase
 
-SafeId = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$")]
+#: An id on the wire (a job, run, task, thread, artifact...): every route and body checks this one.
+ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,200}$"
+SafeId = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
 
 
 class Wire(BaseModel):

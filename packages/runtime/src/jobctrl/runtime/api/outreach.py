@@ -14,11 +14,11 @@ from fastapi import APIRouter, Depends, Query
 
 from jobctrl.kernel.clock import isoformat
 from jobctrl.projections.read_models.outreach import outreach_thread_projections as ot
-from jobctrl.runtime.api.models import Wire
+from jobctrl.runtime.api.models import ID_PATTERN, Wire
 from jobctrl.runtime.api.services import Services, StoreContext, services
 
 router = APIRouter(prefix="/v1/outreach", tags=["contacts"])
-_ID = r"^[A-Za-z0-9_.:\-]{1,200}$"
+_ID = ID_PATTERN
 
 
 class ThreadView(Wire):

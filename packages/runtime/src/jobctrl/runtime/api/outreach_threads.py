@@ -44,12 +44,12 @@ from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.orchestration import ledger_with_settings
 from jobctrl.projections.read_models.job_list import job_list_projections as jl
 from jobctrl.runtime.api.errors import ApiError
-from jobctrl.runtime.api.models import Request, Wire, error_responses
+from jobctrl.runtime.api.models import ID_PATTERN, Request, Wire, error_responses
 from jobctrl.runtime.api.services import Services, StoreContext, services
 from jobctrl.runtime.composition.outreach import outreach_llm, outreach_services
 
 router = APIRouter(prefix="/v1/outreach", tags=["contacts"])
-_ID = r"^[A-Za-z0-9_.:\-]{1,200}$"
+_ID = ID_PATTERN
 _CODE = r"^[a-z][a-z0-9_]{0,39}$"
 ThreadIdPath = Annotated[str, Path(pattern=_ID, description="the outreach thread id")]
 Id = Annotated[str, Field(pattern=_ID)]

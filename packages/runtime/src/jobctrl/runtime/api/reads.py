@@ -32,6 +32,7 @@ from jobctrl.projections.read_models.workflow_runs import workflow_run_projectio
 from jobctrl.runtime.api.discover_phase import is_cancelable
 from jobctrl.runtime.api.errors import ApiError
 from jobctrl.runtime.api.models import (
+    ID_PATTERN,
     JobDetail,
     JobPage,
     JobSummary,
@@ -45,13 +46,13 @@ from jobctrl.runtime.api.models import (
 from jobctrl.runtime.api.operations.execution import run_phase
 from jobctrl.runtime.api.services import Services, services
 
-JobIdPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$", description="the job id")]
-RunIdPath = Annotated[str, Path(pattern=r"^[A-Za-z0-9_.:\-]{1,200}$", description="the workflow id")]
+JobIdPath = Annotated[str, Path(pattern=ID_PATTERN, description="the job id")]
+RunIdPath = Annotated[str, Path(pattern=ID_PATTERN, description="the workflow id")]
 TemporalRunId = Annotated[
     str | None,
     Query(
         alias="runId",
-        pattern=r"^[A-Za-z0-9_.:\-]{1,200}$",
+        pattern=ID_PATTERN,
         description="one run of the workflow id (default: its latest run)",
     ),
 ]
