@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
 
-from jobctrl.discovery.adapters.base import ObservedPosting
+from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig
 from jobctrl.discovery.adapters.lever import fetch_lever
 from jobctrl.discovery.events import (
     AtsKind,
@@ -91,9 +91,17 @@ def _run(
     clock: FixedClock,
     run_id: str,
     only: set[str] | None = None,
+    *,
+    families: list[list[SourceConfig]] | None = None,
+    max_parallel_families: int = 1,
 ) -> None:
-    sources = [s for s in board.sources() if only is None or s.board in only]
-    families = [[s for s in sources if s.ats_kind != "other"], [s for s in sources if s.ats_kind == "other"]]
+    """One discovery run over the sample board: by default two families (ATS boards, career pages)."""
+    if families is None:
+        sources = [s for s in board.sources() if only is None or s.board in only]
+        families = [
+            [s for s in sources if s.ats_kind != "other"],
+            [s for s in sources if s.ats_kind == "other"],
+        ]
 
     async def go() -> None:
         async with PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock) as gw:
@@ -105,6 +113,7 @@ def _run(
                 run_id=run_id,
                 clock=clock,
                 policy_override=quick_local_policy,
+                max_parallel_families=max_parallel_families,
             )
 
     runner.run(go())
@@ -138,21 +147,7 @@ def crawl_parallel(
     kinds = sorted({s.family_name for s in sources})
     families = [[s for s in sources if s.family_name == kind] for kind in kinds]
     assert len(families) == count
-
-    async def go() -> None:
-        async with PolitenessGateway(UserAgent(contact="https://example.org/jobctrl"), clock=clock) as gw:
-            await run_discovery(
-                store,
-                gw,
-                families,
-                runs=DiscoveryRunLog(store, clock),
-                run_id="run-p",
-                clock=clock,
-                policy_override=quick_local_policy,
-                max_parallel_families=parallel,
-            )
-
-    runner.run(go())
+    _run(runner, store, board, clock, "run-p", families=families, max_parallel_families=parallel)
 
 
 @when("the same discovery run is repeated")

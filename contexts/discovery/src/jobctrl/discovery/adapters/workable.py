@@ -13,18 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobctrl.discovery.adapters.base import (
-    MAX_POSTINGS_PER_SOURCE,
-    ObservedPosting,
-    SourceConfig,
-    as_str,
-    bounded_posting,
-    fetch_json,
-    matches_filters,
-    require,
-)
+from jobctrl.discovery.adapters.base import as_str, require
+from jobctrl.discovery.adapters.board import BoardRow, JsonBoard
 from jobctrl.kernel.html import DESCRIPTION, html_text
-from jobctrl.politeness import CrawlPolicy, PolitenessGateway, RequestBudget
 
 
 def _location(job: dict[str, Any]) -> str:
@@ -39,34 +30,22 @@ def _location(job: dict[str, Any]) -> str:
     return f"{text} (Remote)" if job.get("telecommuting") is True else text
 
 
-def parse_workable(payload: Any, config: SourceConfig) -> list[ObservedPosting]:
-    require(isinstance(payload, dict) and isinstance(payload.get("jobs"), list), "workable jobs list")
-    jobs: list[Any] = payload["jobs"]
-    require(len(jobs) <= MAX_POSTINGS_PER_SOURCE, "too many workable jobs")
-    employer = as_str(payload.get("name")) or config.employer
-    postings = []
-    for job in jobs:
-        require(isinstance(job, dict) and as_str(job.get("shortcode")) != "", "workable job shortcode")
-        require(isinstance(job.get("url"), str), "workable job url")
-        postings.append(
-            bounded_posting(
-                source_id=config.source_id,
-                ats_kind="other",
-                native_id=as_str(job["shortcode"]),
-                posting_url=as_str(job["url"]),
-                canonical_url=as_str(job["url"]),
-                title=as_str(job.get("title")),
-                employer=employer,
-                location=_location(job),
-                description=html_text(as_str(job.get("description")), DESCRIPTION),
-                apply_url=as_str(job.get("application_url")) or None,
-            )
-        )
-    return [p for p in postings if matches_filters(p, config)]
+def _row(job: Any, payload: Any) -> BoardRow:
+    require(isinstance(job, dict) and as_str(job.get("shortcode")) != "", "workable job shortcode")
+    require(isinstance(job.get("url"), str), "workable job url")
+    return BoardRow(
+        job["shortcode"],
+        as_str(job["url"]),
+        title=as_str(job.get("title")),
+        employer=as_str(payload.get("name")),  # the account's name, once for all its jobs
+        location=_location(job),
+        description=html_text(as_str(job.get("description")), DESCRIPTION),
+        apply_url=as_str(job.get("application_url")) or None,
+    )
 
 
-async def fetch_workable(
-    gateway: PolitenessGateway, config: SourceConfig, policy: CrawlPolicy, budget: RequestBudget
-) -> list[ObservedPosting]:
-    url = f"{config.base_url.rstrip('/')}/api/v1/widget/accounts/{config.board}?details=true"
-    return parse_workable(await fetch_json(gateway, url, policy, budget), config)
+WORKABLE = JsonBoard(
+    "workable", "other", "/api/v1/widget/accounts/{board}?details=true", "jobs", "jobs", _row
+)
+parse_workable = WORKABLE.parse
+fetch_workable = WORKABLE.fetch

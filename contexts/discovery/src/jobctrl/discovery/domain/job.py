@@ -15,6 +15,7 @@ from jobctrl.discovery.events import (
     JobSourceObserved,
 )
 from jobctrl.kernel.aggregate import Aggregate, applies
+from jobctrl.kernel.events import DomainEvent
 
 
 class Job(Aggregate):
@@ -53,9 +54,9 @@ class Job(Aggregate):
         self, *, observation_id: str, source_id: str, native_id: str, observed_url: str, run_id: str, at: str
     ) -> bool:
         """Record a source observation; False when this observation is already recorded."""
-        if observation_id in self.observation_ids:
-            return False
-        self._record(
+        return self._record_new(
+            observation_id,
+            self.observation_ids,
             JobSourceObserved(
                 job_id=self.id,
                 source_observation_id=observation_id,
@@ -64,36 +65,32 @@ class Job(Aggregate):
                 observed_url=observed_url,
                 run_id=run_id,
                 observed_at=at,
-            )
+            ),
         )
-        return True
 
     def link_duplicate(self, *, link_id: str, superseded_id: str, reason: str, confidence: float) -> bool:
-        if link_id in self.duplicate_link_ids:
-            return False
-        self._record(
-            DuplicateJobLinked(
-                duplicate_link_id=link_id,
-                surviving_job_id=self.id,
-                superseded_job_or_observation_id=superseded_id,
-                reason=reason,
-                confidence=confidence,
-            )
+        link = DuplicateJobLinked(
+            duplicate_link_id=link_id,
+            surviving_job_id=self.id,
+            superseded_job_or_observation_id=superseded_id,
+            reason=reason,
+            confidence=confidence,
         )
-        return True
+        return self._record_new(link_id, self.duplicate_link_ids, link)
 
     def reject_duplicate(self, *, link_id: str, candidate_url: str, reason: str, at: str) -> bool:
-        if link_id in self.duplicate_link_ids:
+        rejection = DuplicateJobLinkRejected(
+            duplicate_link_id=link_id, job_id=self.id, candidate_posting_url=candidate_url, reason=reason,
+            rejected_at=at,
+        )  # fmt: skip
+        return self._record_new(link_id, self.duplicate_link_ids, rejection)
+
+    def _record_new(self, key: str, recorded: set[str], event: DomainEvent) -> bool:
+        """Record ``event`` unless ``key`` (its deterministic id) is already recorded: a retried run
+        records nothing twice.  True when recorded now."""
+        if key in recorded:
             return False
-        self._record(
-            DuplicateJobLinkRejected(
-                duplicate_link_id=link_id,
-                job_id=self.id,
-                candidate_posting_url=candidate_url,
-                reason=reason,
-                rejected_at=at,
-            )
-        )
+        self._record(event)
         return True
 
     @applies(JobDiscovered)

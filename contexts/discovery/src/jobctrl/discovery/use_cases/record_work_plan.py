@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from jobctrl.discovery.domain.execution import DiscoveryExecution
 from jobctrl.discovery.use_cases.link_execution_members import load_execution, save_execution
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.execution import ExecutionRef
@@ -19,27 +20,31 @@ def plan_member(
     child_workflow_id: str,
     clock: Clock,
 ) -> bool:
-    execution = load_execution(store, ref, clock)
-    changed = execution.plan(
-        job_id, steps=list(steps), child_workflow_id=child_workflow_id, at=isoformat(clock.now())
+    return _change(
+        store,
+        ref,
+        clock,
+        lambda e, at: e.plan(job_id, steps=list(steps), child_workflow_id=child_workflow_id, at=at),
     )
-    save_execution(store, execution, clock)
-    return changed
 
 
 def mark_member_not_eligible(
     store: EventStore, ref: ExecutionRef, job_id: str, *, reason: str, clock: Clock
 ) -> bool:
-    execution = load_execution(store, ref, clock)
-    changed = execution.mark_not_eligible(job_id, reason=reason, at=isoformat(clock.now()))
-    save_execution(store, execution, clock)
-    return changed
+    return _change(store, ref, clock, lambda e, at: e.mark_not_eligible(job_id, reason=reason, at=at))
 
 
 def mark_member_plan_failed(
     store: EventStore, ref: ExecutionRef, job_id: str, *, reason: str, clock: Clock
 ) -> bool:
+    return _change(store, ref, clock, lambda e, at: e.mark_plan_failed(job_id, reason=reason, at=at))
+
+
+def _change(
+    store: EventStore, ref: ExecutionRef, clock: Clock, change: Callable[[DiscoveryExecution, str], bool]
+) -> bool:
+    """Load the execution, make one change to a member at the clock's time, save it; True when it changed."""
     execution = load_execution(store, ref, clock)
-    changed = execution.mark_plan_failed(job_id, reason=reason, at=isoformat(clock.now()))
+    changed = change(execution, isoformat(clock.now()))
     save_execution(store, execution, clock)
     return changed

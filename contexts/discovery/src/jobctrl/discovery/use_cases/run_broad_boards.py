@@ -13,7 +13,8 @@ A source fails (its first unit's error) only when none of its units succeeded in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Unpack
 
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.adapters.broad_board import BroadBoardGateway
@@ -23,24 +24,18 @@ from jobctrl.discovery.domain.broad_search import (
     search_id_for,
     search_units,
 )
-from jobctrl.discovery.domain.dedupe import JobCatalog, Verdict
-from jobctrl.discovery.domain.search import SearchFilters
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
-from jobctrl.discovery.use_cases.load_catalog import load_catalog
-from jobctrl.discovery.use_cases.record_observation import record_observation
 from jobctrl.discovery.use_cases.run_source_family import (
-    EVERYTHING,
+    FamilyRecording,
     FamilyResult,
+    FamilyRunOptions,
     SourceFailure,
-    Tally,
-    record_health,
 )
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.ids import LOCAL_TENANT, new_job_id
 from jobctrl.kernel.store import EventStore
-from jobctrl.politeness import BROAD_BOARD_POLICY, CrawlPolicy, RequestBudget
+from jobctrl.politeness import BROAD_BOARD_POLICY, RequestBudget
 
 
 def broad_search_of(config: SourceConfig) -> BroadBoardSearchSpec:
@@ -56,18 +51,14 @@ async def run_broad_boards(
     *,
     run_id: str,
     clock: Clock,
-    policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
-    new_id: Callable[[], str] = new_job_id,
-    workflow_id: str | None = None,
-    catalog: JobCatalog | None = None,
-    tenant_id: str = LOCAL_TENANT,
-    search: SearchFilters = EVERYTHING,
+    **options: Unpack[FamilyRunOptions],
 ) -> FamilyResult:
-    policy = policy_override(BROAD_BOARD_POLICY) if policy_override else BROAD_BOARD_POLICY
+    recording = FamilyRecording(store, run_id, clock, options)
+    policy = recording.policy(BROAD_BOARD_POLICY)
     budget = RequestBudget.for_policy(policy)
-    catalog = catalog if catalog is not None else load_catalog(store)
-    runs = AggregateRepository.for_class(store, BroadBoardSearch, clock=clock, tenant_id=tenant_id)
-    tally, job_ids = Tally(), list[str]()
+    recording.catalog()
+    runs = AggregateRepository.for_class(store, BroadBoardSearch, clock=clock, tenant_id=recording.tenant_id)
+    job_ids = list[str]()
     failures: list[SourceFailure] = []
     outcomes: dict[str, SourceRunOutcome] = {}
     for source in sources:
@@ -91,26 +82,14 @@ async def run_broad_boards(
             except JobCtrlError as exc:
                 first_error = first_error or exc
                 continue
-            kept = [
-                p
-                for p in found
-                if search.accepts(title=p.title, location=p.location, description=p.description)
-            ]
-            unit_jobs: list[str] = []
-            for posting in kept:
-                outcome = record_observation(
-                    store, catalog, posting, run_id=run_id, clock=clock, new_id=new_id,
-                    workflow_id=workflow_id, tenant_id=tenant_id,
-                )  # fmt: skip
-                tally.add(outcome.verdict)
-                duplicates += outcome.verdict in (Verdict.CONTENT_DUPLICATE, Verdict.HELD)
-                if outcome.verdict is not Verdict.HELD and outcome.job_id not in unit_jobs:
-                    unit_jobs.append(outcome.job_id)
+            kept = recording.accepted(found)
+            unit_jobs, unit_duplicates = recording.record(kept)
+            duplicates += unit_duplicates
             state.complete(
                 source_id=source.source_id, run_id=run_id, unit=unit, postings_seen=len(kept),
                 job_ids=unit_jobs, at=isoformat(clock.now()),
             )  # fmt: skip
-            runs.save(state, workflow_id=workflow_id)
+            runs.save(state, workflow_id=options.get("workflow_id"))
             succeeded += 1
             seen += len(kept)
             job_ids.extend(j for j in unit_jobs if j not in job_ids)
@@ -119,6 +98,4 @@ async def run_broad_boards(
             outcomes[source.source_id] = SourceRunOutcome(succeeded=False)
         else:
             outcomes[source.source_id] = SourceRunOutcome(True, seen, duplicates)
-    record_health(store, outcomes, failures, run_id=run_id, clock=clock, tenant_id=tenant_id)
-    failed = bool(sources) and len(failures) == len(sources)
-    return FamilyResult(tally.counts(), failures, job_ids, failed, outcomes)
+    return recording.finish(sources, failures, job_ids, outcomes)

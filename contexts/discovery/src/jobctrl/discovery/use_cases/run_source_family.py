@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict, Unpack
 
 from jobctrl.discovery.adapters.base import ObservedPosting, SourceConfig
 from jobctrl.discovery.adapters.registry import adapter_for
@@ -80,6 +81,87 @@ class Tally:
         )
 
 
+class FamilyRunOptions(TypedDict, total=False):
+    """What every family run (``run_source_family``, ``run_broad_boards``) may be given besides its
+    sources, run id and clock.  ``catalog`` shares one dedupe view between families running
+    concurrently in this process (recording is synchronous, so no two families interleave between a
+    dedupe decision and its write); without it the run loads its own."""
+
+    policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None
+    new_id: Callable[[], str]
+    workflow_id: str | None
+    catalog: JobCatalog | None
+    tenant_id: str
+    search: SearchFilters
+
+
+@dataclass
+class FamilyRecording:
+    """How a family run records what it found, the same for every family: the postings the user's
+    search accepts, each through ``record_observation``, tallied; then each source's health."""
+
+    store: EventStore
+    run_id: str
+    clock: Clock
+    options: FamilyRunOptions
+    tally: Tally = field(default_factory=Tally)
+    _catalog: JobCatalog | None = None
+
+    @property
+    def tenant_id(self) -> str:
+        return self.options.get("tenant_id", LOCAL_TENANT)
+
+    def policy(self, policy: CrawlPolicy) -> CrawlPolicy:
+        override = self.options.get("policy_override")
+        return override(policy) if override is not None else policy
+
+    def catalog(self) -> JobCatalog:
+        """The run's dedupe view: the one given, else loaded (once, when first asked for)."""
+        if self._catalog is None:
+            given = self.options.get("catalog")
+            self._catalog = given if given is not None else load_catalog(self.store)
+        return self._catalog
+
+    def accepted(self, found: Sequence[ObservedPosting]) -> list[ObservedPosting]:
+        search = self.options.get("search", EVERYTHING)
+        return [
+            p for p in found if search.accepts(title=p.title, location=p.location, description=p.description)
+        ]
+
+    def record(self, postings: Sequence[ObservedPosting]) -> tuple[list[str], int]:
+        """Record ``postings``: (the jobs they observed, in order, held ones left out; how many were
+        duplicates, merged or held)."""
+        catalog, options = self.catalog(), self.options
+        job_ids: list[str] = []
+        duplicates = 0
+        for posting in postings:
+            outcome = record_observation(
+                self.store, catalog, posting, run_id=self.run_id, clock=self.clock,
+                new_id=options.get("new_id", new_job_id), workflow_id=options.get("workflow_id"),
+                tenant_id=self.tenant_id,
+            )  # fmt: skip
+            self.tally.add(outcome.verdict)
+            duplicates += outcome.verdict in (Verdict.CONTENT_DUPLICATE, Verdict.HELD)
+            if outcome.verdict is not Verdict.HELD and outcome.job_id not in job_ids:
+                job_ids.append(outcome.job_id)
+        return job_ids, duplicates
+
+    def finish(
+        self,
+        sources: Sequence[SourceConfig],
+        failures: list[SourceFailure],
+        job_ids: list[str],
+        outcomes: dict[str, SourceRunOutcome],
+    ) -> FamilyResult:
+        """Record each source's health and say what the family run did; it failed only when every
+        one of its sources failed."""
+        record_health(
+            self.store, outcomes, failures, run_id=self.run_id, clock=self.clock, tenant_id=self.tenant_id
+        )
+        failed = bool(sources) and len(failures) == len(sources)
+        return FamilyResult(self.tally.counts(), failures, job_ids, failed, outcomes)
+
+
 async def run_source_family(
     store: EventStore,
     gateway: PolitenessGateway,
@@ -87,56 +169,32 @@ async def run_source_family(
     *,
     run_id: str,
     clock: Clock,
-    policy_override: Callable[[CrawlPolicy], CrawlPolicy] | None = None,
-    new_id: Callable[[], str] = new_job_id,
-    workflow_id: str | None = None,
-    catalog: JobCatalog | None = None,
-    tenant_id: str = LOCAL_TENANT,
-    search: SearchFilters = EVERYTHING,
+    **options: Unpack[FamilyRunOptions],
 ) -> FamilyResult:
     """Fetch every source, then record the postings the user's ``search`` accepts (re-applied to every
-    family after fetching).  Pass ``catalog`` to share one dedupe view between families running
-    concurrently in this process (recording is synchronous, so no two families interleave between a
-    dedupe decision and its write)."""
+    family after fetching)."""
+    recording = FamilyRecording(store, run_id, clock, options)
     budgets: dict[str, RequestBudget] = {}  # one budget per policy for this run
     fetched: list[tuple[str, list[ObservedPosting]]] = []
     failures: list[SourceFailure] = []
     for source in sources:
         fetch, policy = adapter_for(source.family_name)
-        if policy_override is not None:
-            policy = policy_override(policy)
+        policy = recording.policy(policy)
         budget = budgets.setdefault(policy.name, RequestBudget.for_policy(policy))
         try:
             postings = await fetch(gateway, source, policy, budget)
-            kept = [
-                p
-                for p in postings
-                if search.accepts(title=p.title, location=p.location, description=p.description)
-            ]
-            fetched.append((source.source_id, kept))
+            fetched.append((source.source_id, recording.accepted(postings)))
         except JobCtrlError as exc:
             failures.append(SourceFailure(source.source_id, exc.code, exc.retryable))
 
-    if catalog is None:
-        catalog = load_catalog(store)
-    tally = Tally()
+    recording.catalog()
     job_ids: list[str] = []
     outcomes = {f.source_id: SourceRunOutcome(succeeded=False) for f in failures}
     for source_id, postings in fetched:
-        duplicates = 0
-        for posting in postings:
-            outcome = record_observation(
-                store, catalog, posting, run_id=run_id, clock=clock, new_id=new_id, workflow_id=workflow_id,
-                tenant_id=tenant_id,
-            )  # fmt: skip
-            tally.add(outcome.verdict)
-            duplicates += outcome.verdict in (Verdict.CONTENT_DUPLICATE, Verdict.HELD)
-            if outcome.verdict is not Verdict.HELD and outcome.job_id not in job_ids:
-                job_ids.append(outcome.job_id)
+        observed, duplicates = recording.record(postings)
+        job_ids.extend(j for j in observed if j not in job_ids)
         outcomes[source_id] = SourceRunOutcome(True, len(postings), duplicates)
-    record_health(store, outcomes, failures, run_id=run_id, clock=clock, tenant_id=tenant_id)
-    failed = bool(sources) and len(failures) == len(sources)
-    return FamilyResult(tally.counts(), failures, job_ids, failed, outcomes)
+    return recording.finish(sources, failures, job_ids, outcomes)
 
 
 def record_health(
