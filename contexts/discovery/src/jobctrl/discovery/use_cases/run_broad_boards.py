@@ -26,10 +26,10 @@ from jobctrl.discovery.domain.broad_search import (
 )
 from jobctrl.discovery.domain.source_health import SourceRunOutcome
 from jobctrl.discovery.use_cases.run_source_family import (
-    FamilyRecording,
     FamilyResult,
     FamilyRunOptions,
     SourceFailure,
+    _FamilyRecording,
 )
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock, isoformat
@@ -53,7 +53,7 @@ async def run_broad_boards(
     clock: Clock,
     **options: Unpack[FamilyRunOptions],
 ) -> FamilyResult:
-    recording = FamilyRecording(store, run_id, clock, options)
+    recording = _FamilyRecording(store, run_id, clock, options)
     policy = recording.policy(BROAD_BOARD_POLICY)
     budget = RequestBudget.for_policy(policy)
     recording.catalog()

@@ -96,9 +96,10 @@ class FamilyRunOptions(TypedDict, total=False):
 
 
 @dataclass
-class FamilyRecording:
+class _FamilyRecording:
     """How a family run records what it found, the same for every family: the postings the user's
-    search accepts, each through ``record_observation``, tallied; then each source's health."""
+    search accepts, each through ``record_observation``, tallied; then each source's health.  Not a
+    command: the recording part of ``run_source_family`` and ``run_broad_boards`` (which imports it)."""
 
     store: EventStore
     run_id: str
@@ -173,7 +174,7 @@ async def run_source_family(
 ) -> FamilyResult:
     """Fetch every source, then record the postings the user's ``search`` accepts (re-applied to every
     family after fetching)."""
-    recording = FamilyRecording(store, run_id, clock, options)
+    recording = _FamilyRecording(store, run_id, clock, options)
     budgets: dict[str, RequestBudget] = {}  # one budget per policy for this run
     fetched: list[tuple[str, list[ObservedPosting]]] = []
     failures: list[SourceFailure] = []
