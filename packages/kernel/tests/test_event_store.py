@@ -227,3 +227,29 @@ def test_a_batch_with_a_later_id_stored_is_refused_and_writes_nothing(store: Eve
         )
     assert row_count(store) == 1
     assert store.append("job-b", 0, [discovered(1)]).positions[0] == store.head_position()
+
+
+def test_a_new_stream_append_without_the_probe_still_tells_a_retry_from_a_clash(store: EventStore) -> None:
+    # Expected version 0 skips the probe (ADR 0355): the unique constraints and the diagnosis after
+    # a refused insert must give the same answers the probe gave, on the driver path and in a
+    # transaction whose caller goes on after the refusal.
+    one, pair_events = [discovered(1)], [discovered(3), discovered(4)]
+    first = store.append("job-a", 0, one)
+    retry = store.append("job-a", 0, one)
+    assert retry.idempotent_replay and retry.positions == first.positions and retry.stream_version == 1
+    with pytest.raises(ConcurrencyConflict) as caught:
+        store.append("job-a", 0, [discovered(2)])
+    assert caught.value.expected == 0 and caught.value.actual == 1
+    with store.transaction() as tx:
+        pair = tx.append("job-b", 0, pair_events)
+    with store.transaction() as tx:
+        again = tx.append("job-b", 0, pair_events)
+        with pytest.raises(ConcurrencyConflict) as clash:
+            tx.append("job-b", 0, [discovered(5), discovered(6)])
+        with pytest.raises(IdempotencyConflict):
+            tx.append("job-c", 0, [discovered(7), pair_events[1]])
+        tx.append("job-d", 0, [discovered(8)])
+    assert again.idempotent_replay and again.positions == pair.positions and again.stream_version == 2
+    assert clash.value.actual == 2
+    assert [e.stream_id for e in store.read_all()] == ["job-a", "job-b", "job-b", "job-d"]
+    assert store.append("job-e", 0, [discovered(9)]).positions == (store.head_position(),)

@@ -25,6 +25,7 @@ from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.encoding import EncodedEvent, encode_events
 from jobctrl.kernel.store.errors import ConcurrencyConflict, IdempotencyConflict
 from jobctrl.kernel.store.limits import check_lengths
+from jobctrl.kernel.store.rows import ID_CHUNK, insert_rows, stored_positions, stream_version_in
 from jobctrl.kernel.store.schema import aggregate_snapshots, job_events, metadata
 
 DEFAULT_MAX_PAYLOAD_BYTES = 256 * 1024
@@ -76,16 +77,6 @@ def _row_from(record: Any) -> StoredEvent:
         payload=record[8].encode(),
         metadata=record[9].encode(),
     )
-
-
-# Plain SQL for the hot path: one statement per step, no per-row SQLAlchemy work (ADR 0006).
-_INSERT_SQL = (
-    "INSERT INTO job_events (event_id, stream_id, stream_version, event_type, schema_version, tenant_id,"
-    " job_id, occurred_at, payload, metadata) VALUES ({})"
-)
-_SQLITE_INSERT = _INSERT_SQL.format(", ".join("?" * 10))
-_PG_INSERT = _INSERT_SQL.format(", ".join(["%s"] * 10))
-_ID_CHUNK = 500  # well under SQLite's bound-parameter limit
 
 
 class _DriverAppender:
@@ -265,78 +256,72 @@ class EventStore:
         check_lengths(stream_id, encoded)  # before any SQL: an over-long id writes nothing
         cur = tx.cursor()
         mark = "%s" if self._postgres else "?"
-        # A retry repeats its first event: one probe tells a fresh batch from a replay.  A batch
-        # whose *later* ids are stored is caught by the unique constraint below and diagnosed then.
-        cur.execute(
-            f"SELECT (SELECT 1 FROM job_events WHERE event_id = {mark}),"
-            f" (SELECT MAX(stream_version) FROM job_events WHERE stream_id = {mark})",
-            (encoded[0][0], stream_id),
-        )
-        first_stored, current = cur.fetchone()
-        if first_stored is not None:
-            return self._replay(cur, mark, stream_id, encoded)
-        current = current or 0
-        if expected_version is not None and expected_version != current:
-            raise ConcurrencyConflict(stream_id, expected_version, current)
-        rows = [(e[0], stream_id, current + n, *e[1:]) for n, e in enumerate(encoded, start=1)]
         # The savepoint keeps "writes nothing" true even for a caller that catches the error and
         # goes on using its transaction: a refused batch leaves none of its rows behind.  On
         # PostgreSQL it also keeps the transaction usable for the diagnosis below.  A SQLite driver
-        # transaction needs neither: the error rolls all of it back.
+        # transaction needs neither: an error raised from here rolls all of it back.
         guard = tx.guarded or self._postgres
+        if expected_version == 0 and (guard or len(encoded) == 1):
+            # A new stream needs no probe (ADR 0355): versions are contiguous from 1, so the unique
+            # constraints refuse both a stream that has events (its version 1) and a retry (its
+            # first event id), and the diagnosis below tells which.  It can tell only if the refused
+            # insert left no row of its own: one row, or rows rolled back to the savepoint.
+            probed, current = False, 0
+        else:
+            # A retry repeats its first event: one probe tells a fresh batch from a replay.  A batch
+            # whose *later* ids are stored is caught by the unique constraint below and diagnosed then.
+            cur.execute(
+                f"SELECT (SELECT 1 FROM job_events WHERE event_id = {mark}),"
+                f" (SELECT MAX(stream_version) FROM job_events WHERE stream_id = {mark})",
+                (encoded[0][0], stream_id),
+            )
+            first_stored, current = cur.fetchone()
+            if first_stored is not None:
+                return self._replay(cur, mark, stream_id, encoded)
+            probed, current = True, current or 0
+            if expected_version is not None and expected_version != current:
+                raise ConcurrencyConflict(stream_id, expected_version, current)
+        rows = [(e[0], stream_id, current + n, *e[1:]) for n, e in enumerate(encoded, start=1)]
         if guard:
             cur.execute("SAVEPOINT jobctrl_append")
         try:
-            positions = self._insert(cur, rows)
+            positions = insert_rows(cur, self._postgres, rows)
         except (sqlite3.IntegrityError, psycopg.errors.IntegrityError) as exc:
             if guard:
                 cur.execute("ROLLBACK TO SAVEPOINT jobctrl_append")
                 cur.execute("RELEASE SAVEPOINT jobctrl_append")
-            stored = self._stored_positions(cur, mark, [e[0] for e in encoded])
+            stored = stored_positions(cur, mark, [e[0] for e in encoded])
+            if not probed and len(stored) == len(encoded):
+                # Every id stored before this insert: the retry the probe would have found.
+                return self._replayed(cur, mark, stream_id, encoded, stored)
             if stored:
                 raise IdempotencyConflict(
                     f"{len(stored)} of {len(encoded)} event ids are already stored"
                 ) from exc
+            if not probed:
+                current = stream_version_in(cur, mark, stream_id)
+                if current == expected_version:
+                    raise  # not a version clash: some other constraint refused the rows
             raise ConcurrencyConflict(stream_id, expected_version, current) from exc  # lock bypassed
         if guard:
             cur.execute("RELEASE SAVEPOINT jobctrl_append")
         return AppendResult(stream_id, positions, current + len(rows))
 
-    def _insert(self, cur: Any, rows: list[tuple[Any, ...]]) -> tuple[int, ...]:
-        if self._postgres:
-            # One pipelined statement per row; RETURNING gives each row's position in order.
-            cur.executemany(_PG_INSERT + " RETURNING position", rows, returning=True)
-            positions = []
-            while True:
-                positions.append(cur.fetchone()[0])
-                if not cur.nextset():
-                    break
-            return tuple(positions)
-        cur.executemany(_SQLITE_INSERT, rows)
-        # One writer holds the database (BEGIN IMMEDIATE) and AUTOINCREMENT hands out max+1 per
-        # row, so this batch took the contiguous range ending at last_insert_rowid().
-        cur.execute("SELECT last_insert_rowid()")
-        last = cur.fetchone()[0]
-        return tuple(range(last - len(rows) + 1, last + 1))
-
-    def _stored_positions(self, cur: Any, mark: str, ids: list[str]) -> dict[str, int]:
-        stored: dict[str, int] = {}
-        for start in range(0, len(ids), _ID_CHUNK):
-            chunk = ids[start : start + _ID_CHUNK]
-            marks = ", ".join([mark] * len(chunk))
-            cur.execute(f"SELECT event_id, position FROM job_events WHERE event_id IN ({marks})", chunk)
-            stored.update(cur.fetchall())
-        return stored
-
     def _replay(self, cur: Any, mark: str, stream_id: str, encoded: Sequence[EncodedEvent]) -> AppendResult:
         """Every id stored: an idempotent retry, answered with the stored positions.  Some: a conflict."""
         ids = [e[0] for e in encoded]
-        stored = self._stored_positions(cur, mark, ids)
+        stored = stored_positions(cur, mark, ids)
         if len(stored) != len(ids):
             raise IdempotencyConflict(f"{len(stored)} of {len(ids)} event ids are already stored")
-        cur.execute(f"SELECT MAX(stream_version) FROM job_events WHERE stream_id = {mark}", (stream_id,))
-        version = cur.fetchone()[0] or 0
-        return AppendResult(stream_id, tuple(stored[i] for i in ids), version, idempotent_replay=True)
+        return self._replayed(cur, mark, stream_id, encoded, stored)
+
+    def _replayed(
+        self, cur: Any, mark: str, stream_id: str, encoded: Sequence[EncodedEvent], stored: dict[str, int]
+    ) -> AppendResult:
+        positions = tuple(stored[e[0]] for e in encoded)
+        return AppendResult(
+            stream_id, positions, stream_version_in(cur, mark, stream_id), idempotent_replay=True
+        )
 
     # -- reading ----------------------------------------------------------------------------------
     def read_stream(self, stream_id: str, after_version: int = 0) -> list[StoredEvent]:
@@ -369,9 +354,9 @@ class EventStore:
         ids = list(dict.fromkeys(job_ids))
         found: list[StoredEvent] = []
         with self.db.read() as conn:
-            for start in range(0, len(ids), _ID_CHUNK):
+            for start in range(0, len(ids), ID_CHUNK):
                 query = select(*_COLUMNS).where(
-                    job_events.c.job_id.in_(ids[start : start + _ID_CHUNK]),
+                    job_events.c.job_id.in_(ids[start : start + ID_CHUNK]),
                     job_events.c.event_type.in_(list(types)),
                 )
                 found.extend(_row_from(r) for r in conn.execute(query).all())

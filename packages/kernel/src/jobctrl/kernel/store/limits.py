@@ -9,6 +9,7 @@ other.  ``EventStore`` calls ``check_lengths`` for every append (both the driver
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from jobctrl.kernel.store.errors import IdTooLong
@@ -37,11 +38,31 @@ _BOUNDED = (
 STREAM_ID_LIMIT = _limit(job_events.c.stream_id)
 
 
+# The same limits as (getter, limit) for the whole-batch pass: one C-level sweep per column.
+_COLUMN_LIMITS = tuple((itemgetter(index), limit) for _name, index, limit in _BOUNDED)
+
+
 def check_lengths(stream_id: str, encoded: Sequence[EncodedEvent]) -> None:
-    """``IdTooLong`` when the stream id or any event's bounded field exceeds its column."""
+    """``IdTooLong`` when the stream id or any event's bounded field exceeds its column.
+
+    The longest value of each column is found once per batch (ADR 0355); only a batch with an
+    over-long value is walked event by event, to name the first one.
+    """
     first_type = encoded[0][1] if encoded else "?"
     if len(stream_id) > STREAM_ID_LIMIT:
         raise IdTooLong(first_type, "stream_id", len(stream_id), STREAM_ID_LIMIT)
+    try:
+        within = all(
+            max(map(len, filter(None, map(get, encoded))), default=0) <= limit
+            for get, limit in _COLUMN_LIMITS
+        )
+    except TypeError:  # a value that is not text: the walk below skips it, as it always did
+        within = False
+    if not within:
+        _name_the_first_over_long(encoded)
+
+
+def _name_the_first_over_long(encoded: Sequence[EncodedEvent]) -> None:
     for event in encoded:
         for name, index, limit in _BOUNDED:
             value = event[index]
