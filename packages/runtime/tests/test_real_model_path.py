@@ -11,7 +11,6 @@ A server that answers garbage, times out or refuses gives typed failures, never 
 from __future__ import annotations
 
 import json
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +31,10 @@ from jobctrl.materials.events import ResumeApproved, ResumeFailed
 from jobctrl.runtime.composition.profiles import scoring_profile, to_document
 from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.config import LlmConfig
-from jobctrl.runtime.embedded import local_runtime
-from jobctrl.runtime.pipeline import run_pipeline
-from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
 from jobctrl.scoring.use_cases.update_scoring_policy import UpdateScoringPolicy, update_scoring_policy
 from jobctrl.testing.llm_server import Canned, fake_openai_server, json_completion, tool_call_completion
+from jobctrl.testing.runtime.pipeline import composed_worker
 
 MODEL = "acme-llm-7b"
 PRICE = ModelPrice(input=1.0, output=2.0)  # USD per million tokens
@@ -122,18 +119,8 @@ async def test_one_job_is_prepared_through_the_configured_endpoint(
             database, store, sources=lambda: sources, artifacts_root=tmp_path, min_score=1,
             llm_settings=llm.settings(),
         )  # fmt: skip
-        try:
-            async with local_runtime(
-                db=database, store=store, settings=FixedSettings(RuntimeSettings(worker_activity_slots=4)),
-                spend=comp.spend, overrides=comp.activities(), address=temporal_address,
-                task_queue=f"test-{uuid.uuid4().hex[:10]}", targets=comp.facts,
-            ) as rt:  # fmt: skip
-                report = await run_pipeline(
-                    rt.client, comp, task_queue=rt.worker.task_queue, profile=SAMPLE_PROFILE,
-                    sources=sources, top_n=0,
-                )  # fmt: skip
-        finally:
-            comp.close()
+        async with composed_worker(comp, temporal_address) as worker:
+            report = await worker.pipeline(sources, top_n=0)
         requests = [r for r in server.requests if r["path"].endswith("/chat/completions")]
 
     assert report.discover.observed_jobs == 1 and len(report.prepared) == 1, report.failed

@@ -11,9 +11,7 @@ now the reconciler ends it through orchestration's step writer (``PipelineStepFa
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +20,6 @@ import pytest
 import sqlalchemy as sa
 from temporalio.client import Client, WorkflowFailureError
 
-from jobctrl.discovery.sample_board import SampleJobBoard
-from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.store import Database, EventStore, open_database
@@ -32,9 +28,9 @@ from jobctrl.orchestration.workflows.discover import DiscoverWorkflow, DiscoverW
 from jobctrl.projections import ProjectionRunner
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.runtime.api.app import ApiConfig
-from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.reconcile.runs import ReconcileReport, reconcile_runs
 from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.held_board import HeldBoard, held_board
 from jobctrl.testing.runtime.read_models import differing_read_models
 from jobctrl.testing.runtime.scenario import until
 
@@ -43,32 +39,12 @@ from .conftest import run_api
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 
 HELD, QUEUED = "lever-initech", "smartrecruiters-tailspin"  # families "lever" (first) and "smartrecruiters"
-LISTING = "/v0/postings/initech"
-
-
-@dataclass
-class HeldBoard:
-    board: SampleJobBoard
-    release: threading.Event
-    comp: Composition
-
-    def asked(self) -> int:
-        return len(self.board.server.requests_to(LISTING))
 
 
 @pytest.fixture
 def held(database: Database, harness: Harness, tmp_path: Path) -> Iterator[HeldBoard]:
-    release = threading.Event()
-    with SampleJobBoard() as board:
-        board.server.hold_route(LISTING, release)
-        sources = [s for s in board.sources() if s.source_id in (HELD, QUEUED)]
-        comp = Composition.build(database, harness.store, sources=lambda: sources, artifacts_root=tmp_path)
-        register_sources(comp.store, sources, clock=comp.clock)
-        try:
-            yield HeldBoard(board, release, comp)
-        finally:
-            release.set()
-            comp.close()
+    with held_board(database, harness.store, tmp_path, (HELD, QUEUED)) as board:
+        yield board
 
 
 @pytest.fixture

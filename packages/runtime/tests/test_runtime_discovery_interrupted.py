@@ -12,9 +12,7 @@ answer until the test releases it.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -27,8 +25,6 @@ from jobctrl.discovery.events import (
     DiscoveryRunFailed,
     DiscoveryRunStarted,
 )
-from jobctrl.discovery.sample_board import SampleJobBoard
-from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.events import DomainEvent
@@ -37,41 +33,21 @@ from jobctrl.orchestration.domain.workflow_run import WorkflowRun, run_key
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
 from jobctrl.projections import ProjectionRunner
 from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
-from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.reconcile.runs import ReconcileReport, reconcile_runs
 from jobctrl.testing.runtime.harness import Harness
+from jobctrl.testing.runtime.held_board import HeldBoard, held_board
 from jobctrl.testing.runtime.scenario import until
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 
 SOURCE = "lever-initech"
-LISTING = "/v0/postings/initech"
 TERMINAL = (DiscoveryRunCompleted, DiscoveryRunFailed)
-
-
-@dataclass
-class HeldBoard:
-    board: SampleJobBoard
-    release: threading.Event
-    comp: Composition
-
-    def asked(self) -> int:
-        return len(self.board.server.requests_to(LISTING))
 
 
 @pytest.fixture
 def held(database: Database, harness: Harness, tmp_path: Path) -> Iterator[HeldBoard]:
-    release = threading.Event()
-    with SampleJobBoard() as board:
-        board.server.hold_route(LISTING, release)
-        sources = [s for s in board.sources() if s.source_id == SOURCE]
-        comp = Composition.build(database, harness.store, sources=lambda: sources, artifacts_root=tmp_path)
-        register_sources(comp.store, sources, clock=comp.clock)
-        try:
-            yield HeldBoard(board, release, comp)
-        finally:
-            release.set()  # a still-crawling activity gets its answer and the worker can stop
-            comp.close()
+    with held_board(database, harness.store, tmp_path, (SOURCE,)) as board:
+        yield board
 
 
 def _decoded(store: EventStore) -> list[DomainEvent]:

@@ -23,8 +23,9 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from temporalio.client import Client
+from temporalio.client import Client, WorkflowHandle
 
+from jobctrl.discovery import SourceConfig
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
@@ -61,6 +62,25 @@ def _spawn(env: dict[str, str], log: Path, address: str | None = None) -> subpro
         )
 
 
+def _seed(store: EventStore, sources: list[SourceConfig]) -> None:
+    """The sample profile saved and ``sources`` registered, as ``jobctrl init`` and ``sources add`` do."""
+    save_profile(store, to_document(dict(SAMPLE_PROFILE)))
+    register_sources(store, sources, clock=SystemClock())
+
+
+async def _start_discover(
+    client: Client, tenant: str, sources: list[SourceConfig], queue: str
+) -> WorkflowHandle[DiscoverWorkflow, DiscoverResult]:
+    return await client.start_workflow(
+        DiscoverWorkflow.run,
+        DiscoverWorkflowInput(
+            tenant=tenant, source_ids=[s.source_id for s in sources], heartbeat_timeout_s=6
+        ),
+        id=discover_workflow_id(tenant),
+        task_queue=queue,
+    )
+
+
 def _assert_read_models_equal_a_clean_rebuild(db: Database, tmp_path: Path) -> None:
     status = read_status(db)  # the last worker's runner caught up when it stopped
     log_tail = (tmp_path / "worker.log").read_text()[-2000:]
@@ -89,19 +109,11 @@ async def test_killed_worker_restarts_and_the_same_runs_complete_without_duplica
         sources = [s for s in board.sources() if s.source_id in ("lever-initech", "ashby-hooli")]
         (tmp_path / "sources.json").write_bytes(msgspec.json.encode(sources))
         comp = Composition.build(db, store, sources=lambda: sources, artifacts_root=tmp_path / "artifacts")
-        save_profile(store, to_document(dict(SAMPLE_PROFILE)))
-        register_sources(store, sources, clock=SystemClock())
+        _seed(store, sources)
         worker = _spawn(env, log)
         try:
             client = await Client.connect(temporal_address)
-            handle = await client.start_workflow(
-                DiscoverWorkflow.run,
-                DiscoverWorkflowInput(
-                    tenant=tenant, source_ids=[s.source_id for s in sources], heartbeat_timeout_s=6
-                ),
-                id=discover_workflow_id(tenant),
-                task_queue=queue,
-            )
+            handle = await _start_discover(client, tenant, sources, queue)
             run_id = handle.result_run_id
             # Kill once preparations are under way (a Score stage has started), not before.
             await _wait_for_first_score(store, lambda: worker.poll() is None, log)
@@ -166,20 +178,12 @@ async def test_dev_server_killed_and_restarted_from_its_file_the_same_runs_compl
         sources = [s for s in board.sources() if s.source_id in ("lever-initech", "ashby-hooli")]
         (tmp_path / "sources.json").write_bytes(msgspec.json.encode(sources))
         comp = Composition.build(db, store, sources=lambda: sources, artifacts_root=tmp_path / "artifacts")
-        save_profile(store, to_document(dict(SAMPLE_PROFILE)))
-        register_sources(store, sources, clock=SystemClock())
+        _seed(store, sources)
         worker: subprocess.Popen[bytes] | None = None
         try:
             client = await server.wait_ready()
             worker = _spawn(env, log, server.address)
-            handle = await client.start_workflow(
-                DiscoverWorkflow.run,
-                DiscoverWorkflowInput(
-                    tenant=tenant, source_ids=[s.source_id for s in sources], heartbeat_timeout_s=6
-                ),
-                id=discover_workflow_id(tenant),
-                task_queue=queue,
-            )
+            handle = await _start_discover(client, tenant, sources, queue)
             run_id = handle.result_run_id
             await _wait_for_first_score(store, lambda: worker is not None and worker.poll() is None, log)
             server.process.kill()  # the server dies mid-run (kill -9); its file is all that is left

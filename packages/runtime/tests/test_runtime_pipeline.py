@@ -3,7 +3,6 @@ sample board (7 postings), the offline LLM, Chromium PDFs and a dry-run apply th
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 
 import pytest
@@ -20,13 +19,10 @@ from jobctrl.discovery.events import (
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.domain.stages.states import Pending, Running
 from jobctrl.orchestration.events import StageCompleted, StageFailed, StageSkipped, StageStarted
 from jobctrl.runtime.composition.root import Composition
-from jobctrl.runtime.embedded import local_runtime
-from jobctrl.runtime.pipeline import run_pipeline
-from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
+from jobctrl.testing.runtime.pipeline import composed_worker
 
 
 @pytest.mark.asyncio
@@ -39,22 +35,9 @@ async def test_pipeline_discovers_prepares_pdfs_and_dry_runs_without_submitting(
         comp = Composition.build(
             database, store, sources=lambda: sources, artifacts_root=tmp_path, min_score=1
         )
-        try:
-            async with local_runtime(
-                db=database, store=store, settings=FixedSettings(RuntimeSettings(worker_activity_slots=4)),
-                spend=comp.spend, overrides=comp.activities(), address=temporal_address,
-                task_queue=f"test-{uuid.uuid4().hex[:10]}", targets=comp.facts,
-            ) as rt:  # fmt: skip
-                report = await run_pipeline(
-                    rt.client, comp, task_queue=rt.worker.task_queue, profile=SAMPLE_PROFILE,
-                    sources=sources, top_n=2,
-                )  # fmt: skip
-                again = await run_pipeline(
-                    rt.client, comp, task_queue=rt.worker.task_queue, profile=SAMPLE_PROFILE,
-                    sources=sources, top_n=2,
-                )  # fmt: skip
-        finally:
-            comp.close()
+        async with composed_worker(comp, temporal_address) as worker:
+            report = await worker.pipeline(sources, top_n=2)
+            again = await worker.pipeline(sources, top_n=2)
         posts = board.server.posts
 
     assert report.discover.observed_jobs == 7
