@@ -14,6 +14,9 @@ import hashlib
 from collections.abc import Iterable
 
 import msgspec
+import sqlalchemy as sa
+
+from jobctrl.projections.schema import execution_key_columns, metadata
 
 _MOD = 1 << 256
 EMPTY = "0" * 64
@@ -54,3 +57,14 @@ class DigestRow(msgspec.Struct, frozen=True, gc=False):
     run_id: str
     key_count: int
     key_digest: str
+
+
+def digest_table(name: str) -> sa.Table:
+    """A ``*_digests`` read-model table: one ``DigestRow`` per execution, kept by the engine."""
+    return sa.Table(
+        name,
+        metadata,
+        *execution_key_columns(),
+        sa.Column("key_count", sa.Integer, nullable=False),
+        sa.Column("key_digest", sa.String(64), nullable=False),
+    )

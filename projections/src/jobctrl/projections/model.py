@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -78,6 +79,19 @@ class ReadModelTable(Generic[R]):
     @property
     def key_columns(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.table.primary_key.columns)
+
+    @cached_property
+    def _nulls(self) -> dict[str, None]:
+        defaults = {f.name for f in msgspec.structs.fields(self.row) if f.default is not msgspec.NODEFAULT}
+        return {c.name: None for c in self.table.columns if c.nullable and c.name not in defaults}
+
+    def blank(self, **values: Any) -> R:
+        """A new row: ``values`` in the columns they name, the Struct's default where it has one and
+        NULL in every other nullable column.
+
+        The one rule for a row's first fold: what the event does not say is unknown.  A NOT NULL
+        column without a default must be named (msgspec refuses a row without it)."""
+        return self.row(**{**self._nulls, **values})
 
     def check_shape(self) -> None:
         fields = tuple(msgspec.structs.fields(self.row))

@@ -41,7 +41,7 @@ from jobctrl.projections.read_models.pipeline_steps import (
     pipeline_step_key_digests,
     pipeline_step_projections,
 )
-from jobctrl.projections.schema import OPERATIONS_WATERMARK, metadata
+from jobctrl.projections.schema import OPERATIONS_WATERMARK, execution_key_columns, metadata
 from jobctrl.projections.watermarks import read_watermark
 
 CoverageStatus = Literal["ready", "recovering", "retrying", "incomplete"]
@@ -53,9 +53,7 @@ KEY_SET_MISMATCH = "key_set_mismatch"
 discovery_execution_recoveries = sa.Table(
     "discovery_execution_recoveries",
     metadata,
-    sa.Column("tenant_id", sa.String(64), primary_key=True),
-    sa.Column("workflow_id", sa.String(200), primary_key=True),
-    sa.Column("run_id", sa.String(200), primary_key=True),
+    *execution_key_columns(),
     sa.Column("decoder_version", sa.Integer, nullable=False),
     sa.Column("mode", sa.String(20), nullable=False),
     sa.Column("history_event_id", sa.BigInteger, nullable=True),

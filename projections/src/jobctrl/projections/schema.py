@@ -6,6 +6,8 @@ migrations (``migrations/``) create and evolve all of them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 
 metadata = sa.MetaData()
@@ -39,3 +41,13 @@ projection_row_counts = sa.Table(
     sa.Column("table_name", sa.String(100), primary_key=True),
     sa.Column("row_count", sa.BigInteger, nullable=False),
 )
+
+
+def execution_key_columns() -> tuple[sa.Column[Any], ...]:
+    """The key columns of a read model kept per Discover execution: tenant, workflow id and Temporal
+    run id (new columns for each table that uses them)."""
+    return (
+        sa.Column("tenant_id", sa.String(64), primary_key=True),
+        sa.Column("workflow_id", sa.String(200), primary_key=True),
+        sa.Column("run_id", sa.String(200), primary_key=True),
+    )

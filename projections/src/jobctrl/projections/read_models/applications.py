@@ -101,14 +101,14 @@ def _job_key(event: Any, info: EventInfo) -> tuple[str, str]:
 
 def _next(row: ApplicationRow | None, info: EventInfo, job_id: str, **changes: Any) -> ApplicationRow:
     if row is None:
-        row = ApplicationRow(
-            tenant_id=info.tenant_id, job_id=job_id, materials_generation=None, resume_artifact_id=None,
-            cover_artifact_id=None, resume_pdf_artifact_id=None, cover_pdf_artifact_id=None,
-            prepared_at=None, decision=None, decided_at=None, dry_runs=0, live_runs=0,
-            submit_intended_at=None, handed_off_at=None, applied_at=None, outcome=None, outcome_at=None,
-            outcomes=0, settled_at=None, follow_up_snoozed_until=None, last_event_position=info.position,
-            updated_at=None,
-        )  # fmt: skip
+        row = APPLICATIONS.blank(
+            tenant_id=info.tenant_id,
+            job_id=job_id,
+            dry_runs=0,
+            live_runs=0,
+            outcomes=0,
+            last_event_position=info.position,
+        )
     row = msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
     prepared = row.resume_pdf_artifact_id is not None and row.cover_pdf_artifact_id is not None
     if prepared and row.prepared_at is None:

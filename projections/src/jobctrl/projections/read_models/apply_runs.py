@@ -96,26 +96,14 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str]:
 
 def _next(row: ApplyRunRow | None, event: Any, info: EventInfo, **changes: Any) -> ApplyRunRow:
     if row is None:
-        row = ApplyRunRow(
+        row = APPLY_RUNS.blank(
             tenant_id=info.tenant_id,
             run_id=event.run_id,
             job_id=getattr(event, "job_id", None),
             status="running",
-            result_code=None,
-            dry_run=None,
-            worker_id=None,
-            model=None,
-            submit_intended_at=None,
             email_candidate=False,
             run_events=0,
-            last_event_kind=None,
-            started_at=None,
-            finished_at=None,
-            verification_confidence=None,
-            identity_claimed_at=None,
-            repeat_override=None,
             last_event_position=info.position,
-            updated_at=None,
         )
     return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 

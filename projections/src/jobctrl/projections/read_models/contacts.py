@@ -175,22 +175,14 @@ def on_contact_deleted(row: ContactRow | None, event: ContactDeleted, info: Even
 
 def _task(row: ResearchTaskRow | None, event: Any, info: EventInfo, **changes: Any) -> ResearchTaskRow:
     if row is None:
-        row = ResearchTaskRow(
+        row = TASKS.blank(
             tenant_id=info.tenant_id,
             task_id=event.task_id,
-            employer=None,
-            job_id=None,
             status="running",
             candidates=0,
-            confirmed=None,
-            error_class=None,
-            retryable=None,
             sources_attempted=0,
             sources_refused=0,
-            started_at=None,
-            finished_at=None,
             last_event_position=info.position,
-            updated_at=None,
         )
     return msgspec.structs.replace(row, **changes, **_stamp(info))
 

@@ -30,9 +30,9 @@ from jobctrl.discovery.events import (
     WorkPlanState,
 )
 from jobctrl.kernel.text import bound_text
-from jobctrl.projections.keydigest import DigestRow, member_term
+from jobctrl.projections.keydigest import DigestRow, digest_table, member_term
 from jobctrl.projections.model import EventInfo, Fold, KeyDigest, Projection, ReadModelTable
-from jobctrl.projections.schema import metadata
+from jobctrl.projections.schema import execution_key_columns, metadata
 from jobctrl.projections.times import utc_or_none
 
 _FINAL_PLANS: frozenset[WorkPlanState] = frozenset({"planned", "not_eligible"})
@@ -41,9 +41,7 @@ _STEP_LIMIT = 16  # the aggregate allows at most five distinct steps; bound what
 discovery_execution_jobs = sa.Table(
     "discovery_execution_jobs",
     metadata,
-    sa.Column("tenant_id", sa.String(64), primary_key=True),
-    sa.Column("workflow_id", sa.String(200), primary_key=True),
-    sa.Column("run_id", sa.String(200), primary_key=True),
+    *execution_key_columns(),
     sa.Column("job_id", sa.String(200), primary_key=True),
     sa.Column("cohort", sa.String(20), nullable=False),
     sa.Column("linked_at", sa.String(40), nullable=True),
@@ -60,9 +58,7 @@ discovery_execution_jobs = sa.Table(
 discovery_executions = sa.Table(
     "discovery_executions",
     metadata,
-    sa.Column("tenant_id", sa.String(64), primary_key=True),
-    sa.Column("workflow_id", sa.String(200), primary_key=True),
-    sa.Column("run_id", sa.String(200), primary_key=True),
+    *execution_key_columns(),
     sa.Column("membership_closed", sa.Boolean, nullable=False),
     sa.Column("closed_member_count", sa.Integer, nullable=True),
     sa.Column("closed_at", sa.String(40), nullable=True),
@@ -70,16 +66,8 @@ discovery_executions = sa.Table(
     sa.Column("updated_at", sa.String(40), nullable=True),
 )
 
-# The count and incremental digest of each execution's member keys (ADR 0132), kept by the engine.
-discovery_execution_member_digests = sa.Table(
-    "discovery_execution_member_digests",
-    metadata,
-    sa.Column("tenant_id", sa.String(64), primary_key=True),
-    sa.Column("workflow_id", sa.String(200), primary_key=True),
-    sa.Column("run_id", sa.String(200), primary_key=True),
-    sa.Column("key_count", sa.Integer, nullable=False),
-    sa.Column("key_digest", sa.String(64), nullable=False),
-)
+# The count and incremental digest of each execution's member keys (ADR 0132).
+discovery_execution_member_digests = digest_table("discovery_execution_member_digests")
 
 
 class ExecutionJobRow(msgspec.Struct, frozen=True, gc=False):
@@ -141,19 +129,15 @@ def on_linked(
             )
         return row
     ex = event.execution
-    return ExecutionJobRow(
+    return EXECUTION_JOBS.blank(
         tenant_id=ex.tenant_id,
         workflow_id=ex.workflow_id,
         run_id=ex.temporal_run_id,
         job_id=event.job_id,
         cohort=event.cohort,
         linked_at=utc_or_none(event.linked_at),
-        promoted_at=None,
         plan_state="pending",
         required_steps_json="[]",
-        child_workflow_id=None,
-        plan_reason=None,
-        plan_recorded_at=None,
         **_stamp(info),
     )
 
@@ -194,13 +178,11 @@ def _execution(row: ExecutionRow | None, event: Any, info: EventInfo) -> Executi
     if row is not None:
         return row
     ex = event.execution
-    return ExecutionRow(
+    return EXECUTIONS.blank(
         tenant_id=ex.tenant_id,
         workflow_id=ex.workflow_id,
         run_id=ex.temporal_run_id,
         membership_closed=False,
-        closed_member_count=None,
-        closed_at=None,
         **_stamp(info),
     )
 

@@ -85,26 +85,14 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str]:
 
 def _next(row: DiscoveryRunRow | None, event: Any, info: EventInfo, **changes: Any) -> DiscoveryRunRow:
     if row is None:
-        row = DiscoveryRunRow(
+        row = DISCOVERY_RUNS.blank(
             tenant_id=info.tenant_id,
             run_id=event.run_id,
             status="running",
-            source_count=None,
             progress_completed=0,
             progress_total=0,
-            total_jobs=None,
-            new_jobs=None,
-            existing_jobs=None,
-            observed_jobs=None,
-            duplicate_jobs=None,
-            rejected_duplicates=None,
             error_classes_json="[]",
-            failed_source_id=None,
-            retryable=None,
-            started_at=None,
-            finished_at=None,
             last_event_position=info.position,
-            updated_at=None,
         )
     return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 

@@ -98,13 +98,9 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str]:
 
 def _next(row: ThreadRow | None, event: Any, info: EventInfo, **changes: Any) -> ThreadRow:
     if row is None:
-        row = ThreadRow(
-            tenant_id=info.tenant_id, thread_id=event.thread_id, contact_id=None, job_id=None, kind=None,
-            draft_id=None, generation=None, draft_status=None, drafted_at=None, decided_at=None,
-            rejection_reason=None, sends=0, last_sent_at=None, send_channel=None, follow_up_status=None,
-            follow_up_due_at=None, follow_up_basis=None, follow_up_closed_at=None,
-            last_event_position=info.position, updated_at=None,
-        )  # fmt: skip
+        row = THREADS.blank(
+            tenant_id=info.tenant_id, thread_id=event.thread_id, sends=0, last_event_position=info.position
+        )
     return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 
 

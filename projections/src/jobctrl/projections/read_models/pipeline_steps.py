@@ -22,9 +22,9 @@ from jobctrl.orchestration.events import (
     StepDetail,
     StepKind,
 )
-from jobctrl.projections.keydigest import DigestRow, step_term
+from jobctrl.projections.keydigest import DigestRow, digest_table, step_term
 from jobctrl.projections.model import EventInfo, Fold, KeyDigest, Projection, ReadModelTable
-from jobctrl.projections.schema import metadata
+from jobctrl.projections.schema import execution_key_columns, metadata
 from jobctrl.projections.times import utc_or_none
 
 StepStatus = Literal["queued", "running", "succeeded", "failed"]
@@ -68,9 +68,7 @@ MAX_ITEM_COUNT = 10_000_000
 pipeline_step_projections = sa.Table(
     "pipeline_step_projections",
     metadata,
-    sa.Column("tenant_id", sa.String(64), primary_key=True),
-    sa.Column("workflow_id", sa.String(200), primary_key=True),
-    sa.Column("run_id", sa.String(200), primary_key=True),
+    *execution_key_columns(),
     sa.Column("step_kind", sa.String(40), primary_key=True),
     sa.Column("item_key", sa.String(200), primary_key=True),
     sa.Column("attempt", sa.Integer, nullable=False),
@@ -129,7 +127,7 @@ def allowlisted_detail(detail: StepDetail | None) -> tuple[str | None, int | Non
 
 def _fresh(event: StepEvent, info: EventInfo) -> PipelineStepRow:
     ex = event.execution
-    return PipelineStepRow(
+    return PIPELINE_STEPS.blank(
         tenant_id=ex.tenant_id,
         workflow_id=ex.workflow_id,
         run_id=ex.temporal_run_id,
@@ -137,14 +135,6 @@ def _fresh(event: StepEvent, info: EventInfo) -> PipelineStepRow:
         item_key=event.item_key,
         attempt=event.attempt,
         status="queued",
-        queued_at=None,
-        started_at=None,
-        finished_at=None,
-        duration_ms=None,
-        error_code=None,
-        retryable=None,
-        detail_code=None,
-        detail_item_count=None,
         last_event_id=info.position,
         last_updated_at=info.at,
     )
@@ -201,16 +191,8 @@ def on_step(row: PipelineStepRow | None, event: StepEvent, info: EventInfo) -> P
     )
 
 
-# The count and incremental digest of each execution's step keys (ADR 0132), kept by the engine.
-pipeline_step_key_digests = sa.Table(
-    "pipeline_step_key_digests",
-    metadata,
-    sa.Column("tenant_id", sa.String(64), primary_key=True),
-    sa.Column("workflow_id", sa.String(200), primary_key=True),
-    sa.Column("run_id", sa.String(200), primary_key=True),
-    sa.Column("key_count", sa.Integer, nullable=False),
-    sa.Column("key_digest", sa.String(64), nullable=False),
-)
+# The count and incremental digest of each execution's step keys (ADR 0132).
+pipeline_step_key_digests = digest_table("pipeline_step_key_digests")
 STEP_DIGESTS = ReadModelTable(pipeline_step_key_digests, DigestRow)
 
 PROJECTION = Projection(

@@ -124,18 +124,11 @@ def _continuation(
     row: ContinuationRow | None, event: Any, info: EventInfo, **changes: Any
 ) -> ContinuationRow:
     if row is None:
-        row = ContinuationRow(
+        row = CONTINUATIONS.blank(
             tenant_id=info.tenant_id,
             intent_id=bound_text(event.intent_id, 200),
             status="queued",
-            profile_version=None,
-            workflow_id=None,
-            into_intent_id=None,
-            queued_at=None,
-            dispatch_intended_at=None,
-            coalesced_at=None,
             last_event_position=info.position,
-            updated_at=None,
         )
     return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 
@@ -155,34 +148,28 @@ def on_queued(
     )
 
 
+def _leave_queue(row: ContinuationRow | None, event: Any, info: EventInfo, **changes: Any) -> ContinuationRow:
+    """A queued intent moves on once, to dispatched or coalesced: an intent whose start may have
+    happened is never coalesced away, and a coalesced one is never dispatched."""
+    if row is not None and row.status != "queued":
+        return row
+    return _continuation(row, event, info, **changes)
+
+
 def on_dispatch_intended(
     row: ContinuationRow | None, event: ProfileContinuationDispatchIntended, info: EventInfo
 ) -> ContinuationRow:
-    if row is not None and row.status != "queued":
-        return row
-    return _continuation(
-        row,
-        event,
-        info,
-        status="dispatch_intended",
-        workflow_id=bound_text(event.workflow_id, 200),
-        dispatch_intended_at=utc_or_none(event.intended_at),
+    workflow_id, at = bound_text(event.workflow_id, 200), utc_or_none(event.intended_at)
+    return _leave_queue(
+        row, event, info, status="dispatch_intended", workflow_id=workflow_id, dispatch_intended_at=at
     )
 
 
 def on_coalesced(
     row: ContinuationRow | None, event: ProfileContinuationCoalesced, info: EventInfo
 ) -> ContinuationRow:
-    if row is not None and row.status != "queued":
-        return row  # an intent whose start may have happened is never coalesced away
-    return _continuation(
-        row,
-        event,
-        info,
-        status="coalesced",
-        into_intent_id=bound_text(event.into_intent_id, 200),
-        coalesced_at=utc_or_none(event.coalesced_at),
-    )
+    into, at = bound_text(event.into_intent_id, 200), utc_or_none(event.coalesced_at)
+    return _leave_queue(row, event, info, status="coalesced", into_intent_id=into, coalesced_at=at)
 
 
 def on_closed(

@@ -95,27 +95,17 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str]:
 
 def _next(row: SourceQualityRow | None, event: Any, info: EventInfo, **changes: Any) -> SourceQualityRow:
     if row is None:
-        row = SourceQualityRow(
+        row = SOURCE_QUALITY.blank(
             tenant_id=info.tenant_id,
             source_id=bound_text(event.source_id, 200),
-            kind=None,
-            policy_id=None,
-            state=None,
-            state_reason=None,
-            state_changed_at=None,
             registry_updates=0,
             observations=0,
-            last_observed_at=None,
             run_failures=0,
             consecutive_failures=0,
-            last_error_class=None,
-            last_failed_at=None,
             feedback_useful=0,
             feedback_duplicate=0,
             feedback_poor=0,
-            created_at=None,
             last_event_position=info.position,
-            updated_at=None,
         )
     return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
 

@@ -142,7 +142,9 @@ _CLEARED: dict[str, Any] = {
     "blocked_by_json": "[]",
     "reason": None,
 }
-_NO_OWNER: dict[str, Any] = {
+# ... and the owner's columns too, when the row leaves its owner behind (pending, canceled).
+_CLEARED_AND_NO_OWNER: dict[str, Any] = {
+    **_CLEARED,
     "owner_workflow_id": None,
     "owner_run_id": None,
     "owner_attempt": None,
@@ -158,72 +160,58 @@ def _limit(stage: Stage) -> int:
     return MAX_ATTEMPTS[stage]
 
 
-def _next(
+def _fresh(event: Any, info: EventInfo) -> StageStateRow:
+    return STAGE_STATES.blank(
+        tenant_id=info.tenant_id,
+        job_id=event.job_id,
+        stage=event.stage,
+        state="pending",
+        attempts=0,
+        max_attempts=_limit(event.stage),
+        blocked_by_json="[]",
+        next_action="run",
+        last_event_position=info.position,
+    )
+
+
+def _enter(
     row: StageStateRow | None,
     event: Any,
     info: EventInfo,
+    state: StageStateName,
+    next_action: NextAction,
     *,
-    clear: bool = False,
     clear_owner: bool = False,
     **changes: Any,
 ) -> StageStateRow:
-    """``row`` (or a fresh pending row) with ``changes`` and the event's position and time: one copy.
-    ``clear`` first resets the columns of the previous state, ``clear_owner`` the owner columns."""
-    if row is None:
-        row = StageStateRow(
-            tenant_id=info.tenant_id,
-            job_id=event.job_id,
-            stage=event.stage,
-            state="pending",
-            attempts=0,
-            max_attempts=_limit(event.stage),
-            queued_at=None,
-            started_at=None,
-            finished_at=None,
-            duration_ms=None,
-            error_code=None,
-            error_message=None,
-            retryable=None,
-            blocked_by_json="[]",
-            reason=None,
-            next_action="run",
-            owner_workflow_id=None,
-            owner_run_id=None,
-            owner_attempt=None,
-            baseline_version=None,
-            last_event_position=info.position,
-            updated_at=None,
-        )
-    if clear or clear_owner:
-        changes = {**(_CLEARED if clear else {}), **(_NO_OWNER if clear_owner else {}), **changes}
-    return msgspec.structs.replace(row, last_event_position=info.position, updated_at=info.at, **changes)
+    """``row`` (or a fresh pending row) moved to ``state``, with ``changes`` and the event's position
+    and time, in one copy: the previous state's columns are cleared first (``clear_owner``: the owner's
+    too)."""
+    cleared = _CLEARED_AND_NO_OWNER if clear_owner else _CLEARED
+    return msgspec.structs.replace(
+        _fresh(event, info) if row is None else row,
+        **{**cleared, "state": state, "next_action": next_action, **changes},
+        last_event_position=info.position,
+        updated_at=info.at,
+    )
 
 
 def _pending(row: StageStateRow | None, event: Any, info: EventInfo, attempts: int) -> StageStateRow:
-    return _next(
+    return _enter(
         row,
         event,
         info,
-        clear=True,
+        "pending",
+        "run",
         clear_owner=True,
-        state="pending",
         attempts=attempts,
         max_attempts=_limit(event.stage),
         started_at=None,
-        next_action="run",
     )
 
 
 def on_enqueued(row: StageStateRow | None, event: ev.StageEnqueued, info: EventInfo) -> StageStateRow:
-    return _next(
-        row,
-        event,
-        info,
-        clear=True,
-        state="queued",
-        queued_at=utc_or_none(event.queued_at),
-        next_action="await_start",
-    )
+    return _enter(row, event, info, "queued", "await_start", queued_at=utc_or_none(event.queued_at))
 
 
 def on_started(row: StageStateRow | None, event: ev.StageStarted, info: EventInfo) -> StageStateRow:
@@ -233,15 +221,14 @@ def on_started(row: StageStateRow | None, event: ev.StageStarted, info: EventInf
     else:  # a v1 event: the owner is only in the metadata
         meta = info.meta
         owner = (meta.workflow_id, meta.run_id, meta.attempt)
-    return _next(
+    return _enter(
         row,
         event,
         info,
-        clear=True,
-        state="running",
+        "running",
+        "await_result",
         attempts=event.attempt_number,
         started_at=utc_or_none(event.started_at),
-        next_action="await_result",
         owner_workflow_id=owner[0],
         owner_run_id=owner[1],
         owner_attempt=owner[2],
@@ -250,48 +237,41 @@ def on_started(row: StageStateRow | None, event: ev.StageStarted, info: EventInf
 
 
 def on_completed(row: StageStateRow | None, event: ev.StageCompleted, info: EventInfo) -> StageStateRow:
-    return _next(
-        row,
-        event,
-        info,
-        clear=True,
-        state="succeeded",
-        finished_at=utc_or_none(event.finished_at),
-        duration_ms=event.duration_ms,
-        next_action="none",
+    finished_at = utc_or_none(event.finished_at)
+    return _enter(
+        row, event, info, "succeeded", "none", finished_at=finished_at, duration_ms=event.duration_ms
     )
 
 
 def on_failed(row: StageStateRow | None, event: ev.StageFailed, info: EventInfo) -> StageStateRow:
     attempts = max(row.attempts if row is not None else 0, event.attempt_number)
     limit = _limit(event.stage)
-    return _next(
+    return _enter(
         row,
         event,
         info,
-        clear=True,
-        state="failed",
+        "failed",
+        "retry" if event.retryable and attempts < limit else "reset_required",
         attempts=attempts,
         max_attempts=limit,
         finished_at=info.at,
         error_code=event.error_code,
         error_message=event.error_message,
         retryable=event.retryable,
-        next_action="retry" if event.retryable and attempts < limit else "reset_required",
     )
 
 
 def on_exhausted(row: StageStateRow | None, event: ev.StageExhausted, info: EventInfo) -> StageStateRow:
-    # The failure's code and message stay on the row (the aggregate's Exhausted keeps them too).
-    return _next(
-        row,
-        event,
-        info,
+    # Nothing is cleared: the failure's code and message stay on the row (as on the aggregate's Exhausted).
+    return msgspec.structs.replace(
+        _fresh(event, info) if row is None else row,
         state="exhausted",
         attempts=event.attempt_count,
         max_attempts=event.max_attempts,
         retryable=False,
         next_action="reset_required",
+        last_event_position=info.position,
+        updated_at=info.at,
     )
 
 
@@ -302,16 +282,15 @@ def on_reset(row: StageStateRow | None, event: ev.StageReset, info: EventInfo) -
 
 
 def on_blocked(row: StageStateRow | None, event: ev.StageBlocked, info: EventInfo) -> StageStateRow:
-    return _next(
+    return _enter(
         row,
         event,
         info,
-        clear=True,
-        state="blocked",
+        "blocked",
+        "await_upstream",
         blocked_by_json=_encoder.encode(list(event.blocked_by)).decode(),
         error_code=event.error_code,
         error_message=event.error_message,
-        next_action="await_upstream",
     )
 
 
@@ -320,35 +299,26 @@ def on_unblocked(row: StageStateRow | None, event: ev.StageUnblocked, info: Even
 
 
 def on_skipped(row: StageStateRow | None, event: ev.StageSkipped, info: EventInfo) -> StageStateRow:
-    return _next(
-        row,
-        event,
-        info,
-        clear=True,
-        state="skipped",
-        reason=bound_text(event.reason, 500),
-        next_action="none",
-    )
+    return _enter(row, event, info, "skipped", "none", reason=bound_text(event.reason, 500))
 
 
 def on_canceled(row: StageStateRow | None, event: ev.StageCanceled, info: EventInfo) -> StageStateRow:
-    return _next(
+    reason = None if event.reason is None else bound_text(event.reason, 500)
+    finished_at = utc_or_none(event.canceled_at)
+    return _enter(
         row,
         event,
         info,
-        clear=True,
+        "canceled",
+        "reset_required",
         clear_owner=True,
-        state="canceled",
-        finished_at=utc_or_none(event.canceled_at),
-        reason=None if event.reason is None else bound_text(event.reason, 500),
-        next_action="reset_required",
+        finished_at=finished_at,
+        reason=reason,
     )
 
 
 def on_marked_stale(row: StageStateRow | None, event: ev.StageMarkedStale, info: EventInfo) -> StageStateRow:
-    return _next(
-        row, event, info, clear=True, state="stale", reason=event.reason, next_action="reset_required"
-    )
+    return _enter(row, event, info, "stale", "reset_required", reason=event.reason)
 
 
 _FOLDS = (

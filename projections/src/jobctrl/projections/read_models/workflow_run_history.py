@@ -14,24 +14,17 @@ is found ``empty`` at start-up and rebuilt from the log.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
 import sqlalchemy as sa
 
-from jobctrl.orchestration.events import (
-    CLOSING_STATUS,
-    RUN_ROW_EVENTS,
-    WorkflowCancellationRequested,
-    WorkflowStarted,
-)
 from jobctrl.projections.model import EventInfo, Fold, Projection, ReadModelTable
 from jobctrl.projections.read_models.workflow_runs import (
+    CREATES_ROWS_ON,
+    LIFECYCLE,
+    Apply,
     WorkflowRunRow,
-    closer,
-    on_cancel_requested,
-    on_started,
     workflow_run_projections,
 )
 from jobctrl.projections.schema import metadata
@@ -53,9 +46,6 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str, str]:
     return (info.tenant_id, event.workflow_id, event.temporal_run_id or "")
 
 
-Apply = Callable[[WorkflowRunRow | None, Any, EventInfo], WorkflowRunRow | None]
-
-
 def _per_run(fold: Apply) -> Apply:
     def apply(row: WorkflowRunRow | None, event: Any, info: EventInfo) -> WorkflowRunRow | None:
         new = fold(row, event, info)
@@ -69,13 +59,6 @@ def _per_run(fold: Apply) -> Apply:
 PROJECTION = Projection(
     name="workflow_run_history",
     tables=(WORKFLOW_RUN_HISTORY,),
-    folds=(
-        Fold(WorkflowStarted, WORKFLOW_RUN_HISTORY, _key, _per_run(on_started)),
-        Fold(WorkflowCancellationRequested, WORKFLOW_RUN_HISTORY, _key, _per_run(on_cancel_requested)),
-        *(
-            Fold(event, WORKFLOW_RUN_HISTORY, _key, _per_run(closer(status)))
-            for event, status in CLOSING_STATUS.items()
-        ),
-    ),
-    creates_rows_on=frozenset(e.event_type for e in RUN_ROW_EVENTS),
+    folds=tuple(Fold(event, WORKFLOW_RUN_HISTORY, _key, _per_run(apply)) for event, apply in LIFECYCLE),
+    creates_rows_on=CREATES_ROWS_ON,
 )

@@ -11,11 +11,13 @@ Fold rules (runtime reference §1.5, operations spec "Projection Recovery"):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import msgspec
 import sqlalchemy as sa
 
+from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.text import bound_text
 from jobctrl.orchestration.events import (
     CLOSING_STATUS,
@@ -107,10 +109,46 @@ def _key(event: Any, info: EventInfo) -> tuple[str, str]:
     return (info.tenant_id, event.workflow_id)
 
 
-def _with_entry(row: WorkflowRunRow, entry: TimelineEntry) -> tuple[str, int]:
+def _first(event: Any, info: EventInfo, entry: TimelineEntry, **values: Any) -> WorkflowRunRow:
+    """The row a workflow's first lifecycle event opens: its timeline holds that event's entry."""
+    return WORKFLOW_RUNS.blank(
+        tenant_id=info.tenant_id,
+        workflow_id=event.workflow_id,
+        workflow_type=event.workflow_type,
+        run_id=entry.run_id,
+        recovered=False,
+        previous_run_ids_json="[]",
+        timeline_json=_encoder.encode([entry]).decode(),
+        timeline_total=1,
+        last_event_position=info.position,
+        updated_at=info.at,
+        **values,
+    )
+
+
+def _with_entry(row: WorkflowRunRow, info: EventInfo, entry: TimelineEntry, **changes: Any) -> WorkflowRunRow:
+    """``row`` with ``changes``, ``entry`` appended to its bounded timeline, and the event's stamp."""
     timeline = _timeline_decoder.decode(row.timeline_json)
     timeline.append(entry)
-    return _encoder.encode(timeline[-TIMELINE_LIMIT:]).decode(), row.timeline_total + 1
+    return msgspec.structs.replace(
+        row,
+        **changes,
+        last_event_position=info.position,
+        timeline_json=_encoder.encode(timeline[-TIMELINE_LIMIT:]).decode(),
+        timeline_total=row.timeline_total + 1,
+        updated_at=info.at,
+    )
+
+
+# What a run (re)opened by a start no longer has: the outcome of the run before.
+_REOPENED: dict[str, Any] = {
+    "status": "in_progress",
+    "finished_at": None,
+    "error_code": None,
+    "error_message": None,
+    "retryable": None,
+    "duration_ms": None,
+}
 
 
 def _input_summary(summary: dict[str, Any]) -> str:
@@ -124,26 +162,13 @@ def on_started(row: WorkflowRunRow | None, event: WorkflowStarted, info: EventIn
     run_id = event.temporal_run_id
     if row is None:
         entry = TimelineEntry(kind="started", position=info.position, run_id=run_id, at=at)
-        return WorkflowRunRow(
-            tenant_id=info.tenant_id,
-            workflow_id=event.workflow_id,
-            workflow_type=event.workflow_type,
-            run_id=run_id,
+        return _first(
+            event,
+            info,
+            entry,
             status="in_progress",
             started_at=at,
-            finished_at=None,
-            error_code=None,
-            last_event_position=info.position,
-            duration_ms=None,
-            error_message=None,
-            retryable=None,
-            cancel_requested_at=None,
-            recovered=False,
             input_summary_json=_input_summary(event.input_summary),
-            previous_run_ids_json="[]",
-            timeline_json=_encoder.encode([entry]).decode(),
-            timeline_total=1,
-            updated_at=info.at,
         )
     previous = _runs_decoder.decode(row.previous_run_ids_json)
     if run_id is not None and run_id in previous:
@@ -163,48 +188,23 @@ def on_started(row: WorkflowRunRow | None, event: WorkflowStarted, info: EventIn
     if same_run and run_id is not None and row.is_terminal:
         if not (event.recovered_from_missing_history and row.error_code == RECONCILED_NOT_FOUND):
             return row  # the first terminal of a run wins; only a marked recovery may reopen it
-        timeline, total = _with_entry(
-            row, TimelineEntry(kind="recovered", position=info.position, run_id=run_id, at=at)
-        )
-        return msgspec.structs.replace(
-            row,
-            status="in_progress",
-            finished_at=None,
-            error_code=None,
-            error_message=None,
-            retryable=None,
-            duration_ms=None,
-            recovered=True,
-            last_event_position=info.position,
-            timeline_json=timeline,
-            timeline_total=total,
-            updated_at=info.at,
-        )
+        entry = TimelineEntry(kind="recovered", position=info.position, run_id=run_id, at=at)
+        return _with_entry(row, info, entry, **_REOPENED, recovered=True)
     # A new run of the same workflow id reopens the row.
     if row.run_id is not None:
         previous = [*previous, row.run_id][-PREVIOUS_RUNS_LIMIT:]
-    timeline, total = _with_entry(
-        row, TimelineEntry(kind="reopened", position=info.position, run_id=run_id, at=at)
-    )
-    return msgspec.structs.replace(
+    return _with_entry(
         row,
+        info,
+        TimelineEntry(kind="reopened", position=info.position, run_id=run_id, at=at),
+        **_REOPENED,
         workflow_type=event.workflow_type,
         run_id=run_id,
-        status="in_progress",
         started_at=at,
-        finished_at=None,
-        error_code=None,
-        error_message=None,
-        retryable=None,
-        duration_ms=None,
         cancel_requested_at=None,
         recovered=False,
         input_summary_json=_input_summary(event.input_summary),
         previous_run_ids_json=_encoder.encode(previous).decode(),
-        last_event_position=info.position,
-        timeline_json=timeline,
-        timeline_total=total,
-        updated_at=info.at,
     )
 
 
@@ -216,17 +216,12 @@ def on_cancel_requested(
     if event.temporal_run_id is not None and row.run_id is not None and event.temporal_run_id != row.run_id:
         return row  # aimed at another run: a cancel is scoped to its run
     at = utc_or_none(event.requested_at)
-    timeline, total = _with_entry(
-        row, TimelineEntry(kind="cancel_requested", position=info.position, run_id=row.run_id, at=at)
-    )
-    return msgspec.structs.replace(
+    return _with_entry(
         row,
+        info,
+        TimelineEntry(kind="cancel_requested", position=info.position, run_id=row.run_id, at=at),
         cancel_requested_at=at or info.at,
         cancel_requested_by=bound_text(event.requested_by, 80) or None,
-        last_event_position=info.position,
-        timeline_json=timeline,
-        timeline_total=total,
-        updated_at=info.at,
     )
 
 
@@ -241,58 +236,39 @@ def closer(status: RunStatus) -> Any:
         entry = TimelineEntry(
             kind="closed", position=info.position, run_id=run_id, status=status, at=at, error_code=error_code
         )
+        outcome = {
+            "status": status,
+            "finished_at": at,
+            "duration_ms": event.duration_ms,
+            "error_code": error_code,
+            "error_message": bound_text(message, 500) if message else None,
+            "retryable": getattr(event, "retryable", None),
+        }
         if row is None:  # the start marker never arrived; the run still shows, closed
-            return WorkflowRunRow(
-                tenant_id=info.tenant_id,
-                workflow_id=event.workflow_id,
-                workflow_type=event.workflow_type,
-                run_id=run_id,
-                status=status,
-                started_at=None,
-                finished_at=at,
-                error_code=error_code,
-                last_event_position=info.position,
-                duration_ms=event.duration_ms,
-                error_message=bound_text(message, 500) if message else None,
-                retryable=getattr(event, "retryable", None),
-                cancel_requested_at=None,
-                recovered=False,
-                input_summary_json="{}",
-                previous_run_ids_json="[]",
-                timeline_json=_encoder.encode([entry]).decode(),
-                timeline_total=1,
-                updated_at=info.at,
-            )
+            return _first(event, info, entry, input_summary_json="{}", **outcome)
         if row.is_terminal:
             return row  # first terminal wins
         if run_id is not None and row.run_id is not None and run_id != row.run_id:
             return row  # a terminal event of an older (or unknown) run never closes the current one
-        timeline, total = _with_entry(row, entry)
-        return msgspec.structs.replace(
-            row,
-            run_id=row.run_id or run_id,
-            status=status,
-            finished_at=at,
-            duration_ms=event.duration_ms,
-            error_code=error_code,
-            error_message=bound_text(message, 500) if message else None,
-            retryable=getattr(event, "retryable", None),
-            last_event_position=info.position,
-            timeline_json=timeline,
-            timeline_total=total,
-            updated_at=info.at,
-        )
+        return _with_entry(row, info, entry, run_id=row.run_id or run_id, **outcome)
 
     return on_closed
 
 
+Apply = Callable[[WorkflowRunRow | None, Any, EventInfo], WorkflowRunRow | None]
+
+# The lifecycle rules, event by event: the latest-run table folds them, and so does the per-run
+# history (``workflow_run_history``).
+LIFECYCLE: tuple[tuple[type[DomainEvent], Apply], ...] = (
+    (WorkflowStarted, on_started),
+    (WorkflowCancellationRequested, on_cancel_requested),
+    *((event, closer(status)) for event, status in CLOSING_STATUS.items()),
+)
+CREATES_ROWS_ON = frozenset(e.event_type for e in RUN_ROW_EVENTS)
+
 PROJECTION = Projection(
     name="workflow_runs",
     tables=(WORKFLOW_RUNS,),
-    folds=(
-        Fold(WorkflowStarted, WORKFLOW_RUNS, _key, on_started),
-        Fold(WorkflowCancellationRequested, WORKFLOW_RUNS, _key, on_cancel_requested),
-        *(Fold(event, WORKFLOW_RUNS, _key, closer(status)) for event, status in CLOSING_STATUS.items()),
-    ),
-    creates_rows_on=frozenset(e.event_type for e in RUN_ROW_EVENTS),
+    folds=tuple(Fold(event, WORKFLOW_RUNS, _key, apply) for event, apply in LIFECYCLE),
+    creates_rows_on=CREATES_ROWS_ON,
 )
