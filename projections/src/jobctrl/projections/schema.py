@@ -51,3 +51,13 @@ def execution_key_columns() -> tuple[sa.Column[Any], ...]:
         sa.Column("workflow_id", sa.String(200), primary_key=True),
         sa.Column("run_id", sa.String(200), primary_key=True),
     )
+
+
+def execution_key_values(execution: Any) -> dict[str, str]:
+    """An execution reference's values for ``execution_key_columns``: the one mapping of its Temporal
+    run id onto ``run_id``."""
+    return {
+        "tenant_id": execution.tenant_id,
+        "workflow_id": execution.workflow_id,
+        "run_id": execution.temporal_run_id,
+    }

@@ -32,7 +32,7 @@ from jobctrl.discovery.events import (
 from jobctrl.kernel.text import bound_text
 from jobctrl.projections.keydigest import DigestRow, digest_table, member_term
 from jobctrl.projections.model import EventInfo, Fold, KeyDigest, Projection, ReadModelTable
-from jobctrl.projections.schema import execution_key_columns, metadata
+from jobctrl.projections.schema import execution_key_columns, execution_key_values, metadata
 from jobctrl.projections.times import utc_or_none
 
 _FINAL_PLANS: frozenset[WorkPlanState] = frozenset({"planned", "not_eligible"})
@@ -128,11 +128,8 @@ def on_linked(
                 row, cohort="observed_this_run", promoted_at=utc_or_none(event.linked_at), **_stamp(info)
             )
         return row
-    ex = event.execution
     return EXECUTION_JOBS.blank(
-        tenant_id=ex.tenant_id,
-        workflow_id=ex.workflow_id,
-        run_id=ex.temporal_run_id,
+        **execution_key_values(event.execution),
         job_id=event.job_id,
         cohort=event.cohort,
         linked_at=utc_or_none(event.linked_at),
@@ -177,11 +174,8 @@ def on_plan(
 def _execution(row: ExecutionRow | None, event: Any, info: EventInfo) -> ExecutionRow:
     if row is not None:
         return row
-    ex = event.execution
     return EXECUTIONS.blank(
-        tenant_id=ex.tenant_id,
-        workflow_id=ex.workflow_id,
-        run_id=ex.temporal_run_id,
+        **execution_key_values(event.execution),
         membership_closed=False,
         **_stamp(info),
     )

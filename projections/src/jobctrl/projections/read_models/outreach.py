@@ -177,24 +177,25 @@ def on_follow_up(row: ThreadRow | None, event: FollowUpScheduled, info: EventInf
     )  # fmt: skip
 
 
+def _close_follow_up(
+    row: ThreadRow | None, event: Any, info: EventInfo, status: FollowUpStatus, at: str
+) -> ThreadRow | None:
+    """A scheduled follow-up closes once: completed or dismissed."""
+    if row is None or row.follow_up_status != "scheduled":
+        return row
+    return _next(row, event, info, follow_up_status=status, follow_up_closed_at=utc_or_none(at))
+
+
 def on_follow_up_completed(
     row: ThreadRow | None, event: FollowUpCompleted, info: EventInfo
 ) -> ThreadRow | None:
-    if row is None or row.follow_up_status != "scheduled":
-        return row
-    return _next(
-        row, event, info, follow_up_status="completed", follow_up_closed_at=utc_or_none(event.completed_at)
-    )
+    return _close_follow_up(row, event, info, "completed", event.completed_at)
 
 
 def on_follow_up_dismissed(
     row: ThreadRow | None, event: FollowUpDismissed, info: EventInfo
 ) -> ThreadRow | None:
-    if row is None or row.follow_up_status != "scheduled":
-        return row
-    return _next(
-        row, event, info, follow_up_status="dismissed", follow_up_closed_at=utc_or_none(event.dismissed_at)
-    )
+    return _close_follow_up(row, event, info, "dismissed", event.dismissed_at)
 
 
 PROJECTION = Projection(

@@ -24,7 +24,7 @@ from jobctrl.orchestration.events import (
 )
 from jobctrl.projections.keydigest import DigestRow, digest_table, step_term
 from jobctrl.projections.model import EventInfo, Fold, KeyDigest, Projection, ReadModelTable
-from jobctrl.projections.schema import execution_key_columns, metadata
+from jobctrl.projections.schema import execution_key_columns, execution_key_values, metadata
 from jobctrl.projections.times import utc_or_none
 
 StepStatus = Literal["queued", "running", "succeeded", "failed"]
@@ -126,11 +126,8 @@ def allowlisted_detail(detail: StepDetail | None) -> tuple[str | None, int | Non
 
 
 def _fresh(event: StepEvent, info: EventInfo) -> PipelineStepRow:
-    ex = event.execution
     return PIPELINE_STEPS.blank(
-        tenant_id=ex.tenant_id,
-        workflow_id=ex.workflow_id,
-        run_id=ex.temporal_run_id,
+        **execution_key_values(event.execution),
         step_kind=event.step_kind,
         item_key=event.item_key,
         attempt=event.attempt,
