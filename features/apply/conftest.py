@@ -15,9 +15,8 @@ from pytest_bdd import parsers, then
 from jobctrl.apply.adapters.browser import launch_chromium
 from jobctrl.apply.domain.errors import ApprovalRefused, ClaimRefused
 from jobctrl.apply.domain.job_application import RunStatus
-from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 from jobctrl.testing.apply_site.site import LocalJobSite
 
 from .steps_email import *  # noqa: F403 (registers the email and recovery steps)
@@ -52,9 +51,7 @@ def smtp() -> Iterator[tuple[Inbox, int]]:
 
 
 @pytest.fixture
-def world(database: Database, tmp_path: Path) -> World:
-    store = EventStore(database, registry())
-    store.create_schema()
+def world(store: EventStore, tmp_path: Path) -> World:
     resume = tmp_path / "resume.pdf"
     resume.write_bytes(b"%PDF-1.4 resume")
     return World(store=store, resume=resume)

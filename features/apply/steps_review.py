@@ -9,9 +9,9 @@ from typing import Any
 from pytest_bdd import given, parsers, then, when
 
 from jobctrl.apply.domain.approval import read_approval
-from jobctrl.apply.domain.facts import CurrentJobFacts
 from jobctrl.apply.use_cases.grant_repeat_override import grant_repeat_override
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
+from jobctrl.testing.apply_facts import ready_facts
 from jobctrl.testing.apply_site.site import LocalJobSite
 
 from .world import World, _approve
@@ -19,18 +19,7 @@ from .world import World, _approve
 
 @given(parsers.parse('a prepared job "{job}" at "{employer}" for "{role}"'))
 def prepared_job(world: World, job: str, employer: str, role: str) -> None:
-    world.facts[job] = CurrentJobFacts(
-        job_id=job,
-        employer=employer,
-        role=role,
-        materials_generation=1,
-        profile_version=1,
-        application_url=f"https://jobs.example/{job}",
-        resume_pdf_ready=True,
-        score_current=True,
-        score_eligible=True,
-        score=8.0,
-    )
+    world.facts[job] = ready_facts(job, employer, role)
 
 
 @given(parsers.parse('job "{job}" is reviewed at "{path}" on the local job site'))

@@ -12,11 +12,10 @@ from pytest_bdd import given, parsers, then, when
 
 from jobctrl.apply.adapters.browser import PlaywrightBrowserApply
 from jobctrl.apply.ports import FormFilled
-from jobctrl.apply.use_cases.run_apply import run_apply
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.testing.apply_site.site import LocalJobSite
 
-from .world import PROFILE, World, _dry_run, _materials
+from .world import World, _dry_run, _run
 
 
 @given(parsers.parse('a dry run of "{job}" completed with {coverage} coverage'))
@@ -81,19 +80,7 @@ def real_live_run(world: World, chromium: Browser, job_site: LocalJobSite, job: 
 
 
 def _run_real(world: World, chromium: Browser, job: str, run: str) -> None:
-    world.attempt(
-        lambda: run_apply(
-            world.store,
-            job_id=job,
-            run_id=run,
-            facts=world.facts[job],
-            policy=world.policy,
-            profile=PROFILE,
-            materials=_materials(world, job),
-            browser=PlaywrightBrowserApply(chromium, settle_ms=400),
-            clock=world.clock,
-        )
-    )
+    world.attempt(lambda: _run(world, job, run, PlaywrightBrowserApply(chromium, settle_ms=400)))
 
 
 @when(parsers.parse('the page "{path}" is opened in a plain browser without any guard'))

@@ -14,11 +14,11 @@ from aiosmtpd.controller import Controller
 from jobctrl.apply.adapters.smtp import SmtpEmailSender
 from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
 from jobctrl.apply.domain.job_application import JobApplication
-from jobctrl.apply.ports import BrowserApplyRequest, BrowserOutcome, OutgoingEmail
+from jobctrl.apply.ports import BrowserApplyPort, BrowserApplyRequest, BrowserOutcome, OutgoingEmail
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
-from jobctrl.apply.use_cases.run_apply import run_apply
+from jobctrl.apply.use_cases.run_apply import ApplyRunResult, run_apply
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
@@ -147,20 +147,18 @@ def _materials(w: World, job: str) -> ApplicationMaterials:
     return ApplicationMaterials(generation=gen, resume_pdf_path=str(w.resume), cover_letter_text="Dear team")
 
 
+def _run(world: World, job: str, run: str, browser: BrowserApplyPort) -> ApplyRunResult:
+    """The production ``run_apply`` of a claimed run, with the world's facts, policy and materials."""
+    return run_apply(
+        world.store, job_id=job, run_id=run, facts=world.facts[job], policy=world.policy, profile=PROFILE,
+        materials=_materials(world, job), browser=browser, clock=world.clock,
+    )  # fmt: skip
+
+
 def _dry_run(world: World, job: str, outcome: BrowserOutcome) -> None:
     run = world.next_run(job)
     world.claim(job, run, dry_run=True)
-    run_apply(
-        world.store,
-        job_id=job,
-        run_id=run,
-        facts=world.facts[job],
-        policy=world.policy,
-        profile=PROFILE,
-        materials=_materials(world, job),
-        browser=FakeBrowser(outcome),
-        clock=world.clock,
-    )
+    _run(world, job, run, FakeBrowser(outcome))
 
 
 def _approve(world: World, job: str, **extra: Any) -> None:

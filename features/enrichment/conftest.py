@@ -7,7 +7,6 @@ import asyncio
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -15,7 +14,6 @@ import httpx
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from jobctrl.domain_types import registry
 from jobctrl.enrichment.adapters.httpx_fetcher import HttpxPageFetcher
 from jobctrl.enrichment.domain.aggregate import PostingEnrichment
 from jobctrl.enrichment.domain.readiness import EnrichmentOutcome
@@ -24,7 +22,7 @@ from jobctrl.enrichment.use_cases.enrich_job import EnrichJob, enrich_job
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 from jobctrl.testing.http_server import serving
 
 DUTIES = [
@@ -94,18 +92,6 @@ def site() -> Iterator[Site]:
     with serving(Handler) as base:
         state.base = base
         yield state
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    events = EventStore(database, registry())
-    events.create_schema()
-    return events
-
-
-@pytest.fixture
-def clock() -> FixedClock:
-    return FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
 
 
 @dataclass

@@ -16,6 +16,7 @@ from jobctrl.kernel.catalog import REFERENCE_EVENT_NAMES
 from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.registry import EventRegistry, Upcaster
 from jobctrl.orchestration.events import PipelineStepQueued
+from jobctrl.testing.evolved_events import JobHiddenV2
 
 scenarios("kernel/registry.feature")
 
@@ -24,15 +25,6 @@ class JobHiddenV1Plus(DomainEvent, frozen=True):
     """JobHidden with an extra field but the same schema version (the mistake)."""
 
     event_type = "JobHidden"
-    job_id: str
-    reason: str
-    hidden_at: str
-    hidden_by: str
-
-
-class JobHiddenV2(DomainEvent, frozen=True):
-    event_type = "JobHidden"
-    schema_version = 2
     job_id: str
     reason: str
     hidden_at: str

@@ -15,10 +15,9 @@ import pytest
 from pydantic import BaseModel
 from pytest_bdd import given, parsers, then, when
 
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 from jobctrl.llm.port import StructuredRequest, StructuredResult
 from jobctrl.materials.adapters.artifacts import ArtifactStore
 from jobctrl.materials.adapters.offline_writer import OfflineMaterialsWriter
@@ -135,9 +134,7 @@ def chromium() -> Iterator[ChromiumPdfRenderer]:
 
 
 @pytest.fixture
-def world(database: Database, tmp_path: Path, request: pytest.FixtureRequest) -> World:
-    store = EventStore(database, registry())
-    store.create_schema()
+def world(store: EventStore, tmp_path: Path, request: pytest.FixtureRequest) -> World:
     # Chromium is started only by scenarios that render.
     lazy = _LazyChromium(request)
     return World(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api.operations import ensure_operations_schema
 
@@ -19,8 +18,6 @@ from .world import World
 
 
 @pytest.fixture
-def world(database: Database) -> World:
-    store = EventStore(database, registry())
-    store.create_schema()
+def world(store: EventStore, database: Database) -> World:
     ensure_operations_schema(database)
     return World(store)

@@ -4,31 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration.adapters.spend_ledger import SpendStatus
 from jobctrl.orchestration.adapters.stage_tracker import StageTrackerService
 from jobctrl.orchestration.domain.profile.aggregate import Dispatch, SaveOutcome
 from jobctrl.orchestration.domain.stages.aggregate import ReconciledRow
-
-
-@pytest.fixture
-def clock() -> FixedClock:
-    return FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    store = EventStore(database, registry())
-    store.create_schema()
-    return store
 
 
 @dataclass

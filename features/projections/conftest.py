@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from jobctrl.domain_types import registry
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 
 from .steps_rebuilding import *  # noqa: F403 (registers the rebuilding steps)
 from .steps_runs import *  # noqa: F403 (registers the pipeline-step and workflow-run steps)
@@ -17,7 +16,5 @@ from .world import World
 
 
 @pytest.fixture
-def world(database: Database) -> World:
-    store = EventStore(database, registry())
-    store.create_schema()
+def world(store: EventStore) -> World:
     return World(store)

@@ -33,8 +33,10 @@ from jobctrl.projections.read_models.discovery_executions import (
 from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
 from jobctrl.projections.read_models.scoring_policies import scoring_policy_projections
 from jobctrl.projections.read_models.source_quality import source_quality_projections
-from jobctrl.scoring.events import ScoringPolicyUpdated
+from jobctrl.testing.synthetic.executions import scoring_policy_saved
 from jobctrl.testing.vocabulary import one_of
+
+from .world import World
 
 pytestmark = pytest.mark.both_databases
 scenarios("projections/discovery_views.feature")
@@ -51,7 +53,7 @@ def _on_both_databases(db_kind: str) -> str:
     return db_kind
 
 
-def _one(world: Any, table: sa.Table, *where: Any) -> Any:
+def _one(world: World, table: sa.Table, *where: Any) -> Any:
     with world.fold().read() as conn:
         return conn.execute(sa.select(table).where(*where)).one()
 
@@ -59,7 +61,7 @@ def _one(world: Any, table: sa.Table, *where: Any) -> Any:
 # -- execution membership -------------------------------------------------------------------------
 @given(parsers.parse('job "{job}" joined the execution as "{cohort}"'))
 @when(parsers.parse('job "{job}" joined the execution as "{cohort}"'))
-def linked(world: Any, job: str, cohort: str) -> None:
+def linked(world: World, job: str, cohort: str) -> None:
     world.append(
         DiscoveryExecutionMemberLinked(
             execution=EXECUTION, job_id=job, cohort=one_of(COHORTS, cohort), linked_at=AT
@@ -68,7 +70,7 @@ def linked(world: Any, job: str, cohort: str) -> None:
 
 
 @given(parsers.parse('job "{job}" was promoted by an observation'))
-def promoted(world: Any, job: str) -> None:
+def promoted(world: World, job: str) -> None:
     world.append(DiscoveryExecutionMemberPromoted(execution=EXECUTION, job_id=job, promoted_at=AT))
 
 
@@ -85,35 +87,35 @@ def _plan(job: str, state: str, steps: list[str], child: str | None, reason: str
 
 
 @given(parsers.parse('the plan of "{job}" failed with "{reason}"'))
-def plan_failed(world: Any, job: str, reason: str) -> None:
+def plan_failed(world: World, job: str, reason: str) -> None:
     world.append(_plan(job, "failed", [], None, reason))
 
 
 @given(parsers.parse('job "{job}" was planned with steps "{steps}" under child "{child}"'))
-def planned(world: Any, job: str, steps: str, child: str) -> None:
+def planned(world: World, job: str, steps: str, child: str) -> None:
     world.append(_plan(job, "planned", steps.split(","), child, None))
 
 
 @when(parsers.parse('the plan of "{job}" was recorded not eligible with "{reason}"'))
-def not_eligible(world: Any, job: str, reason: str) -> None:
+def not_eligible(world: World, job: str, reason: str) -> None:
     world.append(_plan(job, "not_eligible", [], None, reason))
 
 
 @given(parsers.parse("the execution membership closed with {count:d} member"))
 @when(parsers.parse("the execution membership closed with {count:d} members"))
-def closed(world: Any, count: int) -> None:
+def closed(world: World, count: int) -> None:
     world.append(DiscoveryExecutionMembershipClosed(execution=EXECUTION, member_count=count, closed_at=AT))
 
 
 @then(parsers.parse('job "{job}" is a member in cohort "{cohort}"'))
-def member_cohort(world: Any, job: str, cohort: str) -> None:
+def member_cohort(world: World, job: str, cohort: str) -> None:
     t = discovery_execution_jobs
     row = _one(world, t, t.c.job_id == job)
     assert (row.workflow_id, row.run_id, row.cohort) == ("discover-local", "r1", cohort)
 
 
 @then(parsers.parse('the plan of "{job}" is "{state}" with steps "{steps}" under child "{child}"'))
-def plan_is(world: Any, job: str, state: str, steps: str, child: str) -> None:
+def plan_is(world: World, job: str, state: str, steps: str, child: str) -> None:
     t = discovery_execution_jobs
     row = _one(world, t, t.c.job_id == job)
     assert (row.plan_state, json.loads(row.required_steps_json), row.child_workflow_id, row.plan_reason) == (
@@ -125,7 +127,7 @@ def plan_is(world: Any, job: str, state: str, steps: str, child: str) -> None:
 
 
 @then(parsers.parse("the execution membership is closed with {count:d} member"))
-def closed_with(world: Any, count: int) -> None:
+def closed_with(world: World, count: int) -> None:
     t = discovery_executions
     row = _one(world, t, t.c.workflow_id == "discover-local")
     assert (row.membership_closed, row.closed_member_count) == (True, count)
@@ -134,26 +136,26 @@ def closed_with(world: Any, count: int) -> None:
 # -- discovery runs -------------------------------------------------------------------------------
 @given(parsers.parse('discovery run "{run}" reported {done:d} of {total:d}'))
 @when(parsers.parse('discovery run "{run}" reported {done:d} of {total:d}'))
-def progress(world: Any, run: str, done: int, total: int) -> None:
+def progress(world: World, run: str, done: int, total: int) -> None:
     world.append(DiscoveryRunProgressRecorded(run_id=run, completed=done, total=total, recorded_at=AT))
 
 
 @then(parsers.parse('discovery run "{run}" shows {done:d} of {total:d}'))
-def progress_is(world: Any, run: str, done: int, total: int) -> None:
+def progress_is(world: World, run: str, done: int, total: int) -> None:
     t = discovery_run_projections
     row = _one(world, t, t.c.run_id == run)
     assert (row.status, row.progress_completed, row.progress_total) == ("running", done, total)
 
 
 @when(parsers.parse('discovery run "{run}" was interrupted because its workflow was "{reason}"'))
-def interrupted(world: Any, run: str, reason: str) -> None:
+def interrupted(world: World, run: str, reason: str) -> None:
     world.append(
         DiscoveryRunFailed(run_id=run, source_id="", error_class=reason, retryable=True, failed_at=AT)
     )
 
 
 @then(parsers.parse('discovery run "{run}" is failed with "{reason}" and no failed source'))
-def interrupted_row(world: Any, run: str, reason: str) -> None:
+def interrupted_row(world: World, run: str, reason: str) -> None:
     t = discovery_run_projections
     row = _one(world, t, t.c.run_id == run)
     assert (row.status, row.error_classes_json, row.failed_source_id, row.progress_completed) == (
@@ -167,7 +169,7 @@ def interrupted_row(world: Any, run: str, reason: str) -> None:
 @then(
     parsers.parse('source "{source}" has no run failure and no source row was made for the interrupted run')
 )
-def no_blame(world: Any, source: str) -> None:
+def no_blame(world: World, source: str) -> None:
     t = source_quality_projections
     with world.fold().read() as conn:
         rows = conn.execute(sa.select(t.c.source_id, t.c.run_failures, t.c.last_error_class)).all()
@@ -176,7 +178,7 @@ def no_blame(world: Any, source: str) -> None:
 
 # -- source quality -------------------------------------------------------------------------------
 @given(parsers.parse('source "{source}" was registered'))
-def registered(world: Any, source: str) -> None:
+def registered(world: World, source: str) -> None:
     world.append(
         SourceRegistryEntryCreated(
             source_id=source, kind="ats_api", policy_id="p1", state="active", created_at=AT
@@ -185,7 +187,7 @@ def registered(world: Any, source: str) -> None:
 
 
 @given(parsers.parse('source "{source}" failed a run twice'))
-def failed_twice(world: Any, source: str) -> None:
+def failed_twice(world: World, source: str) -> None:
     for run in ("run-1", "run-2"):
         world.append(
             DiscoveryRunFailed(
@@ -195,7 +197,7 @@ def failed_twice(world: Any, source: str) -> None:
 
 
 @given(parsers.parse('source "{source}" was quarantined'))
-def quarantined(world: Any, source: str) -> None:
+def quarantined(world: World, source: str) -> None:
     world.append(
         SourceStateChanged(
             source_id=source,
@@ -208,7 +210,7 @@ def quarantined(world: Any, source: str) -> None:
 
 
 @when(parsers.parse('source "{source}" observed a job'))
-def observed(world: Any, source: str) -> None:
+def observed(world: World, source: str) -> None:
     world.append(
         JobSourceObserved(
             job_id="job-1",
@@ -228,7 +230,7 @@ def observed(world: Any, source: str) -> None:
         " and {seen:d} observation"
     )
 )
-def source_is(world: Any, source: str, state: str, failures: int, row_: int, seen: int) -> None:
+def source_is(world: World, source: str, state: str, failures: int, row_: int, seen: int) -> None:
     t = source_quality_projections
     row = _one(world, t, t.c.source_id == source)
     assert (row.state, row.run_failures, row.consecutive_failures, row.observations) == (
@@ -242,7 +244,7 @@ def source_is(world: Any, source: str, state: str, failures: int, row_: int, see
 
 # -- apply ----------------------------------------------------------------------------------------
 @given(parsers.parse('apply run "{run}" was blocked for "{reason}"'))
-def apply_blocked(world: Any, run: str, reason: str) -> None:
+def apply_blocked(world: World, run: str, reason: str) -> None:
     world.append(
         ApplySubmissionBlocked(
             job_id="job-1", run_id=run, reason=one_of(BLOCK_REASONS, reason), blocked_at=AT
@@ -251,12 +253,12 @@ def apply_blocked(world: Any, run: str, reason: str) -> None:
 
 
 @when(parsers.parse('apply run "{run}" reports a late submission'))
-def late_submission(world: Any, run: str) -> None:
+def late_submission(world: World, run: str) -> None:
     world.append(ApplicationSubmitted(job_id="job-1", run_id=run, applied_at=AT, verification_confidence=0.9))
 
 
 @then(parsers.parse('apply run "{run}" is "{status}" with code "{code}"'))
-def apply_is(world: Any, run: str, status: str, code: str) -> None:
+def apply_is(world: World, run: str, status: str, code: str) -> None:
     t = apply_run_projections
     row = _one(world, t, t.c.run_id == run)
     assert (row.status, row.result_code, row.finished_at) == (status, code, AT)
@@ -265,25 +267,12 @@ def apply_is(world: Any, run: str, status: str, code: str) -> None:
 # -- scoring policies -----------------------------------------------------------------------------
 @given(parsers.parse('scoring policy "{policy}" version {version:d} was saved'))
 @when(parsers.parse('scoring policy "{policy}" version {version:d} was saved'))
-def policy_saved(world: Any, policy: str, version: int) -> None:
-    world.append(
-        ScoringPolicyUpdated(
-            policy_id=policy,
-            policy_version=version,
-            previous_policy_version=version - 1 or None,
-            policy_fingerprint=f"fp-{version}",
-            changed_fields=["criteria"],
-            criteria=f"criteria v{version}",
-            strong_band_min=8,
-            good_band_min=6,
-            stretch_band_min=4,
-            updated_at=AT,
-        )
-    )
+def policy_saved(world: World, policy: str, version: int) -> None:
+    world.append(scoring_policy_saved(policy, version, criteria=f"criteria v{version}", at=AT))
 
 
 @then(parsers.parse('scoring policy "{policy}" is at version {version:d}'))
-def policy_is(world: Any, policy: str, version: int) -> None:
+def policy_is(world: World, policy: str, version: int) -> None:
     t = scoring_policy_projections
     row = _one(world, t, t.c.policy_id == policy)
     assert (row.policy_version, row.policy_fingerprint, row.criteria) == (

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import pytest
 from pytest_bdd import given, parsers, then, when
 from typer.testing import Result
 
-from jobctrl.domain_types import registry
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 from jobctrl.llm import NullSpendRecorder, OfflineProvider
 from jobctrl.scoring.adapters.offline_rules import register_offline_scoring
 from jobctrl.scoring.domain.aggregates import JobScore
@@ -33,18 +31,6 @@ Nice to have:
 - Kubernetes
 {extra_nice}
 """
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    events = EventStore(database, registry())
-    events.create_schema()
-    return events
-
-
-@pytest.fixture
-def clock() -> FixedClock:
-    return FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
 
 
 @pytest.fixture

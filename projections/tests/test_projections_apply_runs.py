@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.facts import ClaimPolicy
 from jobctrl.apply.domain.run_events import FailureResult
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.apply.use_cases.claim_apply import claim_apply
@@ -20,22 +20,12 @@ from jobctrl.projections.digest import table_digests
 from jobctrl.projections.read_models.apply_runs import apply_run_projections
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.testing.apply_facts import ready_facts
 
 pytestmark = pytest.mark.both_databases
 
 CLOCK = FixedClock(datetime(2026, 3, 1, 9, tzinfo=UTC))
-FACTS = CurrentJobFacts(
-    job_id="job-1",
-    employer="Acme",
-    role="Data Engineer",
-    materials_generation=1,
-    profile_version=1,
-    application_url="https://jobs.example/1",
-    resume_pdf_ready=True,
-    score_current=True,
-    score_eligible=True,
-    score=8.0,
-)
+FACTS = ready_facts(url="https://jobs.example/1")
 
 
 def _write_log(store: EventStore) -> None:

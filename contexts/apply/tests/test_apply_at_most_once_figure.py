@@ -47,6 +47,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.testing.apply_facts import ready_facts
 from jobctrl.testing.apply_site.site import LocalJobSite
 from jobctrl.testing.figures import Figures
 from jobctrl.testing.smtp_server import CountingSmtpServer, counting_smtp_server
@@ -59,11 +60,7 @@ DEADLINE_S = 20.0
 
 
 def _facts(job: str, url: str) -> CurrentJobFacts:
-    return CurrentJobFacts(
-        job_id=job, employer=f"Employer {job}", role="Platform Engineer", materials_generation=1,
-        profile_version=1, application_url=url, resume_pdf_ready=True, score_current=True,
-        score_eligible=True, score=8.0,
-    )  # fmt: skip
+    return ready_facts(job, f"Employer {job}", "Platform Engineer", url=url)
 
 
 class Artifacts:

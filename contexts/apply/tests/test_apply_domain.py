@@ -10,7 +10,7 @@ import pytest
 
 from jobctrl.apply.adapters.smtp import SmtpEmailSender
 from jobctrl.apply.domain.errors import RunNotActive, SubmitAlreadyIntended
-from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.facts import ClaimPolicy
 from jobctrl.apply.domain.identity import identity_key
 from jobctrl.apply.domain.job_application import JobApplication, RunStatus
 from jobctrl.apply.domain.run_events import (
@@ -24,19 +24,9 @@ from jobctrl.apply.domain.run_events import (
 from jobctrl.apply.events import EVENTS
 from jobctrl.apply.ports import OutgoingEmail
 from jobctrl.kernel.catalog import CANONICAL_EVENT_NAMES
+from jobctrl.testing.apply_facts import ready_facts
 
-FACTS = CurrentJobFacts(
-    job_id="job-1",
-    employer="Acme",
-    role="Data Engineer",
-    materials_generation=1,
-    profile_version=1,
-    application_url="https://jobs.example/1",
-    resume_pdf_ready=True,
-    score_current=True,
-    score_eligible=True,
-    score=8.0,
-)
+FACTS = ready_facts(url="https://jobs.example/1")
 
 
 @pytest.mark.parametrize(

@@ -18,23 +18,19 @@ from jobctrl.activity_contracts.stage_tracking import StepOwner
 from jobctrl.apply.activities import ApplyActivities, ApplyInputs
 from jobctrl.apply.adapters.smtp import SmtpEmailSender
 from jobctrl.apply.domain.errors import EmailSendOutcomeAmbiguous
-from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.facts import ApplicantProfile, ApplicationMaterials, ClaimPolicy
 from jobctrl.apply.domain.job_application import RunStatus
 from jobctrl.apply.ports import BrowserApplyPort, EmailSenderPort
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.apply.use_cases.record_review_decision import ReviewDecisionCommand, record_review_decision
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.errors import MissingInputError
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
+from jobctrl.testing.apply_facts import ready_facts
 from jobctrl.testing.smtp_server import CountingSmtpServer, counting_smtp_server
 
 CLOCK = FixedClock(datetime(2026, 3, 1, 9, tzinfo=UTC))
-FACTS = CurrentJobFacts(
-    job_id="job-1", employer="Globex", role="Platform Engineer", materials_generation=1, profile_version=1,
-    application_url="mailto:careers@globex.example", resume_pdf_ready=True, score_current=True,
-    score_eligible=True, score=8.0,
-)  # fmt: skip
+FACTS = ready_facts("job-1", "Globex", "Platform Engineer", url="mailto:careers@globex.example")
 
 
 class Artifacts:
@@ -80,13 +76,6 @@ def _activities(store: EventStore, smtp: CountingSmtpServer | None) -> ApplyActi
         store, inputs=inputs, candidates=lambda t, n: [], policy=ClaimPolicy, browser=browser,
         clock=CLOCK, email_sender=sender, artifacts=Artifacts(),
     )  # fmt: skip
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    s = EventStore(database, registry())
-    s.create_schema()
-    return s
 
 
 def _dry_run_and_approve(store: EventStore, acts: ApplyActivities) -> None:

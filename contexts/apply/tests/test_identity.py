@@ -26,9 +26,9 @@ from jobctrl.apply.domain.identity import (
 from jobctrl.apply.use_cases._common import identities, load_identity
 from jobctrl.apply.use_cases.claim_apply import claim_apply
 from jobctrl.apply.use_cases.grant_repeat_override import grant_repeat_override
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
+from jobctrl.testing.apply_facts import ready_facts
 
 CLOCK = FixedClock(datetime(2026, 3, 1, 9, tzinfo=UTC))
 _CANONICAL = sorted({w for words in ROLE_ALIASES.values() for w in words} | set(ROLE_ALIASES))
@@ -112,25 +112,7 @@ def test_the_v1_key_is_frozen() -> None:
 
 
 def _facts(job: str, employer: str, role: str) -> CurrentJobFacts:
-    return CurrentJobFacts(
-        job_id=job,
-        employer=employer,
-        role=role,
-        materials_generation=1,
-        profile_version=1,
-        application_url=f"https://jobs.example/{job}",
-        resume_pdf_ready=True,
-        score_current=True,
-        score_eligible=True,
-        score=8.0,
-    )
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    s = EventStore(database, registry())
-    s.create_schema()
-    return s
+    return ready_facts(job, employer, role)
 
 
 def _v1_claim(store: EventStore, job: str, employer: str, role: str) -> None:

@@ -18,13 +18,13 @@ from jobctrl.contact.adapters.gateway_fetcher import GatewayContactFetcher
 from jobctrl.contact.adapters.vault import PersonalDataVault
 from jobctrl.contact.use_cases.services import ContactServices
 from jobctrl.contact.use_cases.start_research import start_research
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.llm import OfflineProvider
 from jobctrl.politeness import CONTACT_POLICY, PolitenessGateway, UserAgent
 from jobctrl.testing.http_server import serving
 
+CLOCK = FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
 TEAM_PAGE = b"""<html><body><h1>Our team</h1>
 <p>Grace Hopper - Engineering Manager</p><p>grace@example.org</p>
 <script>var ignored = "Alan Turing - Director";</script></body></html>"""
@@ -67,15 +67,16 @@ def _activities(store: EventStore, database: Database, clock: FixedClock) -> Con
     return ContactActivities(services, fetcher=fetcher, allow_loopback=True)
 
 
+@pytest.fixture
+def activities(store: EventStore, database: Database) -> ContactActivities:
+    return _activities(store, database, CLOCK)
+
+
 def test_research_activity_proposes_sealed_candidates_from_the_supplied_page_only(
-    database: Database, site: tuple[str, list[str]]
+    database: Database, store: EventStore, activities: ContactActivities, site: tuple[str, list[str]]
 ) -> None:
     base, seen = site
-    store = EventStore(database, registry())
-    store.create_schema()
-    clock = FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
-    activities = _activities(store, database, clock)
-    start_research(ContactServices(store=store, vault=PersonalDataVault(database), clock=clock), "task-1",
+    start_research(ContactServices(store=store, vault=PersonalDataVault(database), clock=CLOCK), "task-1",
                    employer="Hooli", job_id=None)  # fmt: skip
     run: Callable[..., object] = ActivityEnvironment().run
     result = run(
@@ -90,14 +91,10 @@ def test_research_activity_proposes_sealed_candidates_from_the_supplied_page_onl
 
 
 def test_research_activity_writes_under_the_workflows_tenant(
-    database: Database, site: tuple[str, list[str]]
+    database: Database, store: EventStore, activities: ContactActivities, site: tuple[str, list[str]]
 ) -> None:
     base, _ = site
-    store = EventStore(database, registry())
-    store.create_schema()
-    clock = FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
-    activities = _activities(store, database, clock)
-    services = ContactServices(store=store, vault=PersonalDataVault(database), clock=clock, tenant_id="acme")
+    services = ContactServices(store=store, vault=PersonalDataVault(database), clock=CLOCK, tenant_id="acme")
     start_research(services, "task-2", employer="Hooli", job_id=None)
     run: Callable[..., object] = ActivityEnvironment().run
     run(

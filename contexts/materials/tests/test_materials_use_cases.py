@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
@@ -35,19 +36,38 @@ def store(database: Database, db_kind: str) -> EventStore:
     return store
 
 
+class _Ports(TypedDict):
+    store: EventStore
+    llm: OfflineMaterialsWriter
+    artifacts: ArtifactStore
+    clock: FixedClock
+    spend: NullSpendRecorder | None
+
+
+def _ports(
+    store: EventStore,
+    llm: OfflineMaterialsWriter,
+    artifacts: ArtifactStore,
+    clock: FixedClock,
+    spend: NullSpendRecorder | None = None,
+) -> _Ports:
+    """What the writing use cases are given besides their command (``spend=None`` is their default)."""
+    return {"store": store, "llm": llm, "artifacts": artifacts, "clock": clock, "spend": spend}
+
+
 def test_tailor_then_cover_folds_back_and_records_the_writer(store: EventStore, tmp_path: Path) -> None:
     clock, artifacts, spend = FixedClock(), ArtifactStore(tmp_path), NullSpendRecorder()
     origin = WriteOrigin(workflow_id="prep-job-1", run_id="run-7", attempt=2)
     llm = OfflineMaterialsWriter()
     tailored = tailor_resume(
         TailorResume(sample_profile(), sample_posting(), origin=origin),
-        store=store, llm=llm, artifacts=artifacts, clock=clock, spend=spend,
-    )  # fmt: skip
+        **_ports(store, llm, artifacts, clock, spend),
+    )
     assert tailored.status is TailorStatus.APPROVED and tailored.generation == 1
     cover = write_cover_letter(
         WriteCoverLetter(sample_profile(), sample_posting(), origin=origin),
-        store=store, llm=llm, artifacts=artifacts, clock=clock, spend=spend,
-    )  # fmt: skip
+        **_ports(store, llm, artifacts, clock, spend),
+    )
     assert cover.status is CoverStatus.GENERATED
     assert len(spend.calls) == 2
 
@@ -69,19 +89,9 @@ def test_a_profile_change_makes_a_new_generation_and_stales_the_letter(
     store: EventStore, tmp_path: Path
 ) -> None:
     clock, artifacts, llm = FixedClock(), ArtifactStore(tmp_path), OfflineMaterialsWriter()
-    tailor_resume(
-        TailorResume(sample_profile(), sample_posting()),
-        store=store,
-        llm=llm,
-        artifacts=artifacts,
-        clock=clock,
-    )
+    tailor_resume(TailorResume(sample_profile(), sample_posting()), **_ports(store, llm, artifacts, clock))
     write_cover_letter(
-        WriteCoverLetter(sample_profile(), sample_posting()),
-        store=store,
-        llm=llm,
-        artifacts=artifacts,
-        clock=clock,
+        WriteCoverLetter(sample_profile(), sample_posting()), **_ports(store, llm, artifacts, clock)
     )
     changed = sample_profile()
     changed = type(changed).from_builtins(
@@ -128,11 +138,7 @@ def test_suppression_is_idempotent_and_pdfs_need_a_current_document(
             clock=clock,
         )
     tailored = tailor_resume(
-        TailorResume(sample_profile(), sample_posting()),
-        store=store,
-        llm=llm,
-        artifacts=artifacts,
-        clock=clock,
+        TailorResume(sample_profile(), sample_posting()), **_ports(store, llm, artifacts, clock)
     )
     assert tailored.artifact_id is not None
     with pytest.raises(NoAcceptedResumeError):  # no cover letter yet

@@ -9,9 +9,8 @@ import msgspec
 import pytest
 from pydantic import SecretStr
 
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 from jobctrl.llm import InstructorProvider, LlmOutputInvalidError, LlmSettings, NullSpendRecorder
 from jobctrl.scoring.domain.ledger import Fit, ScoreBreakdown
 from jobctrl.scoring.domain.profile import CandidateProfile, EvidenceItem, EvidenceKind
@@ -40,13 +39,6 @@ EXTRACTION = {
 def server() -> Iterator[FakeOpenAI]:
     with fake_openai_server() as state:
         yield state
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    events = EventStore(database, registry())
-    events.create_schema()
-    return events
 
 
 def _provider(server: FakeOpenAI, spend: NullSpendRecorder) -> InstructorProvider:

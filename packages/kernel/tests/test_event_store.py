@@ -40,13 +40,6 @@ def discovered(n: int, **overrides: object) -> NewEvent:
     return NewEvent.of(JobDiscovered(**fields), occurred_at=NOW)  # type: ignore[arg-type]
 
 
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    s = EventStore(database, registry())
-    s.create_schema()
-    return s
-
-
 def row_count(store: EventStore) -> int:
     with store.db.read() as conn:
         return int(conn.execute(select(func.count()).select_from(job_events)).scalar_one())

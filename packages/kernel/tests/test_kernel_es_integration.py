@@ -16,10 +16,10 @@ from jobctrl.kernel.aggregate import Aggregate, AggregateRepository, applies, sa
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.es.recorder import JobEventsRecorder
 from jobctrl.kernel.es.snapshots import SnapshotStateError
-from jobctrl.kernel.events import DomainEvent
 from jobctrl.kernel.registry import EventRegistry, EventValidationError, Upcaster
 from jobctrl.kernel.store import ConcurrencyConflict, Database, EventStore, job_events
 from jobctrl.kernel.store.schema import aggregate_snapshots
+from jobctrl.testing.evolved_events import JobHiddenV2
 
 pytestmark = pytest.mark.both_databases
 CLOCK = FixedClock(datetime(2026, 1, 1, tzinfo=UTC))
@@ -195,14 +195,6 @@ def test_rows_carry_registry_names_and_camel_case_state(database: Database) -> N
 
 
 def test_old_schema_versions_are_upcast_through_the_registry_on_load(database: Database) -> None:
-    class JobHiddenV2(DomainEvent, frozen=True):
-        event_type = "JobHidden"
-        schema_version = 2
-        job_id: str
-        reason: str
-        hidden_at: str
-        hidden_by: str
-
     class Hideable(Aggregate):
         stream_prefix = "posting"
 

@@ -10,10 +10,9 @@ import pytest
 from sqlalchemy import func, select
 
 from jobctrl.discovery.events import JobDiscovered
-from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.registry import EventValidationError
-from jobctrl.kernel.store import AppendRequest, Database, EventStore, IdTooLong, job_events
+from jobctrl.kernel.store import AppendRequest, EventStore, IdTooLong, job_events
 
 pytestmark = pytest.mark.both_databases
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -29,13 +28,6 @@ def discovered(job_id: str = "job-1", *, event_id: str | None = None, tenant: st
         discovered_at="2026-03-01T12:00:00.000Z",
     )
     return NewEvent.of(event, occurred_at=NOW, event_id=event_id, tenant_id=tenant)
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    s = EventStore(database, registry())
-    s.create_schema()
-    return s
 
 
 def rows(store: EventStore) -> int:

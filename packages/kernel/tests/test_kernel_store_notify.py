@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from datetime import UTC, datetime
 
 import psycopg
 import pytest
 
-from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import AppendRequest, ConcurrencyConflict, EventStore, open_database
 from jobctrl.kernel.store.commits import listen_for_commits
+from jobctrl.testing.discovered import discovered
 from jobctrl.testing.plugin import PgSchema
 
 pytestmark = pytest.mark.postgres
@@ -34,17 +33,7 @@ def pg_store() -> Iterator[tuple[EventStore, str]]:
 
 
 def _event(n: int) -> NewEvent:
-    return NewEvent.of(
-        JobDiscovered(
-            job_id=f"j{n}",
-            posting_url=f"https://jobs.example/{n}",
-            source="lever:acme",
-            employer="Acme",
-            metadata={},
-            discovered_at="2026-03-01T00:00:00.000Z",
-        ),
-        occurred_at=datetime(2026, 3, 1, tzinfo=UTC),
-    )
+    return discovered(f"j{n}", n, source="lever:acme")
 
 
 def test_each_commit_notifies_its_last_position_and_a_refused_one_notifies_nothing(

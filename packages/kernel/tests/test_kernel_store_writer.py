@@ -12,27 +12,17 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import ConcurrencyConflict, EventStore, open_database
+from jobctrl.testing.discovered import discovered
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def _event(n: int) -> NewEvent:
-    return NewEvent.of(
-        JobDiscovered(
-            job_id=f"job-{n}",
-            posting_url=f"https://jobs.example/{n}",
-            source="greenhouse:acme",
-            employer="Acme",
-            metadata={},
-            discovered_at="2026-03-01T12:00:00.000Z",
-        ),
-        occurred_at=NOW,
-    )
+    return discovered(f"job-{n}", n, source="greenhouse:acme", at=NOW)
 
 
 def test_appends_from_many_threads_share_one_kept_connection_and_a_refusal_keeps_it(tmp_path: Path) -> None:

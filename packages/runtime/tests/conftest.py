@@ -1,15 +1,20 @@
-"""Fixtures for the runtime tests: a real uvicorn server on a free port in a background thread."""
+"""Fixtures for the runtime tests: a real uvicorn server on a free port in a background thread, a
+Chromium page on it, a home of the test's own with no configuration leaking in from the environment."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import uvicorn
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from playwright.sync_api import Page, ViewportSize, sync_playwright
 
 from jobctrl.kernel.store import Database
 from jobctrl.runtime.api.app import ApiConfig, Services, create_app
@@ -64,3 +69,57 @@ def temporal_address(pytestconfig: pytest.Config) -> str:
 @pytest.fixture
 def harness(temporal_address: str, database: Database) -> Harness:
     return Harness(temporal_address, database)
+
+
+@pytest.fixture
+def live(db_url: str) -> Iterator[RunningApi]:
+    """The API for a browser: server-sent events polled every 50 ms."""
+    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05))
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]  # fmt: skip
+
+
+def chromium_page(viewport: ViewportSize | None = None) -> Iterator[Page]:
+    """A page of a headless Chromium (``/usr/bin/chromium``), closed afterwards."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            yield browser.new_page(viewport=viewport) if viewport else browser.new_page()
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``JOBCTRL_HOME`` at a fresh ``home`` folder (not created), no ``JOBCTRL_*``/``TEMPORAL_*`` set."""
+    for name in list(os.environ):
+        if name.startswith(("JOBCTRL_", "TEMPORAL_")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def configured_api(
+    db_url: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    config_toml: str,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[TestClient]:
+    """The API (in-process) on a home whose ``config.toml`` is ``config_toml``; of ``JOBCTRL_*``
+    only the home and ``env`` are set."""
+    for name in list(os.environ):
+        if name.startswith("JOBCTRL_") and name != "JOBCTRL_HOME":
+            monkeypatch.delenv(name)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("JOBCTRL_HOME", str(home))
+    (home / "config.toml").write_text(config_toml)
+    for name, value in (env or {}).items():
+        monkeypatch.setenv(name, value)
+    with TestClient(create_app(ApiConfig(database_url=db_url)), raise_server_exceptions=False) as c:
+        yield c

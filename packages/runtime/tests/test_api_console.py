@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 from jobctrl.discovery.events import (
     DiscoveryExecutionMemberLinked,
@@ -36,7 +36,6 @@ from jobctrl.orchestration.events import (
     StageStarted,
     StepDetail,
 )
-from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.runtime.api.operations import database_identity
 from jobctrl.runtime.api.operations.inventory import expected_app_dir
 from jobctrl.runtime.reconcile.coverage import reconcile_coverage
@@ -44,8 +43,7 @@ from jobctrl.runtime.telemetry.heartbeat import RuntimeIdentity, create_table, w
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 from jobctrl.testing.runtime.api_seed import complete_run, discover_job, project, score_job, start_run
 
-from .conftest import RunningApi, run_api
-from .test_api_dashboard import CHROMIUM_ARGS
+from .conftest import RunningApi, chromium_page
 
 WF, RUN = "discover-local", "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
 REF = ExecutionRefPayload(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
@@ -129,18 +127,8 @@ def _heartbeat(db: Database, telemetry: RuntimeTelemetry, slots: int = 4) -> Non
 
 
 @pytest.fixture
-def live(db_url: str) -> Iterator[RunningApi]:
-    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05))
-
-
-@pytest.fixture
 def page(live: RunningApi) -> Iterator[Page]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page(viewport={"width": 1280, "height": 1600})
-        finally:
-            browser.close()
+    yield from chromium_page({"width": 1280, "height": 1600})
 
 
 @pytest.fixture

@@ -9,19 +9,13 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.runtime.api.app import ApiConfig
 from jobctrl.testing.runtime.api_seed import complete_run, discover_job, project, start_run
 
-from .conftest import RunningApi, run_api
-
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
-]  # fmt: skip
+from .conftest import RunningApi, chromium_page
 
 APPEND_FROM_ANOTHER_PROCESS = """
 import sys
@@ -42,18 +36,8 @@ db.dispose()
 
 
 @pytest.fixture
-def live(db_url: str) -> Iterator[RunningApi]:
-    yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05))
-
-
-@pytest.fixture
 def page(live: RunningApi) -> Iterator[Page]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page()
-        finally:
-            browser.close()
+    yield from chromium_page()
 
 
 def test_an_event_appended_by_another_process_appears_within_a_second(

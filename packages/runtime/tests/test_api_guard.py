@@ -21,8 +21,7 @@ from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app as cli
 from jobctrl.testing.runtime.api_seed import discover_job, project
 
-from .conftest import RunningApi, run_api
-from .test_api_dashboard import CHROMIUM_ARGS
+from .conftest import CHROMIUM_ARGS, RunningApi, run_api
 
 TOKEN = secrets.token_urlsafe(32)
 AUTH = {"Authorization": f"Bearer {TOKEN}"}

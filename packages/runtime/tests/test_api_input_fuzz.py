@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
 from sqlalchemy import select
 
 from jobctrl.kernel.store import Database
@@ -91,49 +92,42 @@ def _is_typed_error(response: Any) -> bool:
         return False
 
 
-def test_profile_patches(world: ApiWorld, db_kind: str, figures: Figures) -> None:
+def _fuzz(world: ApiWorld, db_kind: str, figures: Figures, route: str, bodies: SearchStrategy[Any]) -> None:
+    """Send ``bodies`` to ``route`` ("METHOD /path"); the row counts crashes and refusals that wrote,
+    and the fuzz must have reached the refusals, not only good inputs."""
+    method, path = route.split(" ", 1)
     tally = Tally()
 
     @FUZZ
-    @given(body=st.dictionaries(st.sampled_from(PROFILE_KEYS), json_values, max_size=4) | json_values)
+    @given(body=bodies)
     def check(body: Any) -> None:
-        _send(world, tally, "PATCH", "/v1/profile", body)
+        _send(world, tally, method, path, body)
 
     try:
         check()
     finally:
-        tally.record(figures, "PATCH /v1/profile", db_kind)
-    assert tally.refused > 0  # the fuzz reached the refusals, not only good inputs
+        tally.record(figures, route, db_kind)
+    assert tally.refused > 0
+
+
+def test_profile_patches(world: ApiWorld, db_kind: str, figures: Figures) -> None:
+    bodies = st.dictionaries(st.sampled_from(PROFILE_KEYS), json_values, max_size=4) | json_values
+    _fuzz(world, db_kind, figures, "PATCH /v1/profile", bodies)
 
 
 def test_settings_patches(world: ApiWorld, db_kind: str, figures: Figures) -> None:
-    tally = Tally()
-
-    @FUZZ
-    @given(body=st.dictionaries(st.sampled_from(SETTINGS_KEYS), json_values, max_size=3) | json_values)
-    def check(body: Any) -> None:
-        _send(world, tally, "PATCH", "/v1/settings", body)
-
-    try:
-        check()
-    finally:
-        tally.record(figures, "PATCH /v1/settings", db_kind)
-    assert tally.refused > 0
+    bodies = st.dictionaries(st.sampled_from(SETTINGS_KEYS), json_values, max_size=3) | json_values
+    _fuzz(world, db_kind, figures, "PATCH /v1/settings", bodies)
     assert world.client.get("/v1/settings").json()["autoApply"] is False  # never switched by coercion
 
 
 def test_discovery_source_inputs(world: ApiWorld, db_kind: str, figures: Figures) -> None:
-    tally = Tally()
     keys = st.sampled_from(["sourceIds", "limit", "minScore", "other"])
     source_ids = st.lists(text | st.from_regex(r"\A[a-z]{1,8}:[a-z0-9\-]{1,12}\Z"), max_size=5)
-
-    @FUZZ
-    @given(body=st.dictionaries(keys, json_values | source_ids, max_size=3))
-    def check(body: Any) -> None:
-        _send(world, tally, "POST", "/v1/discovery/runs", body)
-
-    try:
-        check()
-    finally:
-        tally.record(figures, "POST /v1/discovery/runs", db_kind)
-    assert tally.refused > 0
+    _fuzz(
+        world,
+        db_kind,
+        figures,
+        "POST /v1/discovery/runs",
+        st.dictionaries(keys, json_values | source_ids, max_size=3),
+    )

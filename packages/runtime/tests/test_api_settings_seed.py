@@ -4,7 +4,6 @@ saving one key does not freeze the others at their defaults."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,22 +12,15 @@ from fastapi.testclient import TestClient
 
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration.adapters.settings_store import SettingsStore
-from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.settings import EnvSettings, SavedSettings
+
+from .conftest import configured_api
 
 
 @pytest.fixture
 def client(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    for name in list(os.environ):
-        if name.startswith("JOBCTRL_") and name != "JOBCTRL_HOME":
-            monkeypatch.delenv(name)
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("JOBCTRL_HOME", str(home))
-    (home / "config.toml").write_text("[apply]\nmin_fit_score = 5\n[worker]\nactivity_slots = 6\n")
-    monkeypatch.setenv("JOBCTRL_DAILY_BUDGET_USD", "40")
-    with TestClient(create_app(ApiConfig(database_url=db_url)), raise_server_exceptions=False) as c:
-        yield c
+    config = "[apply]\nmin_fit_score = 5\n[worker]\nactivity_slots = 6\n"
+    yield from configured_api(db_url, tmp_path, monkeypatch, config, {"JOBCTRL_DAILY_BUDGET_USD": "40"})
 
 
 @pytest.mark.both_databases

@@ -15,6 +15,7 @@ from jobctrl.apply.domain.run_events import NeedsVerification
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.kernel.store import Database
 from jobctrl.runtime.cli import app as cli
+from jobctrl.testing.apply_facts import ready_facts
 from jobctrl.testing.runtime.api_seed import discover_job
 
 from .api_world import ApiWorld, api_world
@@ -23,11 +24,7 @@ POLICY = ClaimPolicy(approval_required=False)
 
 
 def _facts(job: str) -> CurrentJobFacts:
-    return CurrentJobFacts(
-        job_id=job, employer="Globex", role="Engineer", materials_generation=1, profile_version=1,
-        application_url=f"https://jobs.example/{job}/apply", resume_pdf_ready=True, score_current=True,
-        score_eligible=True, score=8.0,
-    )  # fmt: skip
+    return ready_facts(job, "Globex", "Engineer", url=f"https://jobs.example/{job}/apply")
 
 
 @pytest.fixture

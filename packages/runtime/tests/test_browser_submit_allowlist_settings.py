@@ -4,7 +4,6 @@ obeys.  An entry that is not a bare host name is refused and nothing is saved.""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,22 +12,16 @@ from fastapi.testclient import TestClient
 
 from jobctrl.kernel.store import Database
 from jobctrl.orchestration.adapters.settings_store import SettingsStore
-from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.composition.root import claim_policy
 from jobctrl.runtime.settings import config_seed
+
+from .conftest import configured_api
 
 
 @pytest.fixture
 def client(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
-    for name in list(os.environ):
-        if name.startswith("JOBCTRL_") and name != "JOBCTRL_HOME":
-            monkeypatch.delenv(name)
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("JOBCTRL_HOME", str(home))
-    (home / "config.toml").write_text('[apply]\nbrowser_submit_allowlist = ["jobs.acme.example"]\n')
-    with TestClient(create_app(ApiConfig(database_url=db_url)), raise_server_exceptions=False) as c:
-        yield c
+    config = '[apply]\nbrowser_submit_allowlist = ["jobs.acme.example"]\n'
+    yield from configured_api(db_url, tmp_path, monkeypatch, config)
 
 
 @pytest.mark.both_databases

@@ -7,19 +7,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from jobctrl.apply.domain.facts import ClaimPolicy, CurrentJobFacts
+from jobctrl.apply.domain.facts import ClaimPolicy
 from jobctrl.apply.domain.job_application import JobApplication
 from jobctrl.apply.domain.run_events import Answer, ManualCompletionPrepared
 from jobctrl.apply.use_cases._common import jobs
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import EventStore, open_database
 from jobctrl.runtime.cli import app
+from jobctrl.testing.apply_facts import ready_facts
 
-FACTS = CurrentJobFacts(
-    job_id="j1", employer="Globex", role="Engineer", materials_generation=1, profile_version=1,
-    application_url="https://jobs.example/j1/apply", resume_pdf_ready=True, score_current=True,
-    score_eligible=True, score=8.0,
-)  # fmt: skip
+FACTS = ready_facts("j1", "Globex", "Engineer", url="https://jobs.example/j1/apply")
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ a bad value stops every command with exit status 2 naming its key path, before a
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -23,15 +22,6 @@ from jobctrl.runtime.config import InvalidConfiguration, JobctrlConfig, load_con
 from jobctrl.runtime.settings import EnvSettings, TemporalTarget
 
 runner = CliRunner()
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in list(os.environ):
-        if name.startswith(("JOBCTRL_", "TEMPORAL_")):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
 
 
 def show(*, env: dict[str, str] | None = None) -> dict[str, dict[str, object]]:

@@ -5,7 +5,6 @@ path (exit 2 / 422) and nothing is written."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -24,15 +23,6 @@ from jobctrl.scoring.domain.ledger import Fit
 
 RESUME = Path(__file__).parent / "data" / "resume.json"
 runner = CliRunner()
-
-
-@pytest.fixture
-def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in list(os.environ):
-        if name.startswith(("JOBCTRL_", "TEMPORAL_")):
-            monkeypatch.delenv(name)
-    monkeypatch.setenv("JOBCTRL_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
 
 
 def saved(home: Path) -> tuple[int, dict[str, Any]]:

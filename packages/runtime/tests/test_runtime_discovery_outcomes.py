@@ -22,10 +22,9 @@ from jobctrl.discovery.events import (
 from jobctrl.discovery.use_cases.close_execution_membership import InterruptedMembershipCloser
 from jobctrl.discovery.use_cases.link_execution_members import link_execution_members, load_execution
 from jobctrl.discovery.use_cases.record_fanout_plans import record_fanout_plans
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.execution import ExecutionRef
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 from jobctrl.orchestration import WorkPlan, start_discovery_run
 from jobctrl.orchestration.activities import DiscoveryRunActivities
 
@@ -33,13 +32,6 @@ pytestmark = pytest.mark.both_databases
 
 EX = ExecutionRef("local", "discover-local", "run-1")
 CLOCK = FixedClock(datetime(2026, 11, 30, 7, 0, tzinfo=UTC))
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    store = EventStore(database, registry())
-    store.create_schema()
-    return store
 
 
 def _run_acts(store: EventStore) -> DiscoveryRunActivities:

@@ -12,10 +12,9 @@ from typing import Any
 import httpx
 import pytest
 
-from jobctrl.discovery.events import JobDiscovered
-from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import EventStore
 from jobctrl.runtime.api.app import ApiConfig
+from jobctrl.testing.discovered import discovered
 
 from .conftest import RunningApi, run_api
 
@@ -24,20 +23,7 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
 def _append(store: EventStore, n: int, stream: str = "job-x") -> None:
-    events = [
-        NewEvent.of(
-            JobDiscovered(
-                job_id=f"job-{stream}-{i}",
-                posting_url=f"https://jobs.example/{i}",
-                source="s",
-                employer="Acme",
-                metadata={},
-                discovered_at="2026-03-01T00:00:00.000Z",
-            ),
-            occurred_at=NOW,
-        )
-        for i in range(n)
-    ]
+    events = [discovered(f"job-{stream}-{i}", i, at=NOW) for i in range(n)]
     store.append(stream, None, events)
 
 

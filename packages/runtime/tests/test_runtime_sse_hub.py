@@ -11,12 +11,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
-from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api.hub import ClientLagged, Delivery, EventHub, HubClosed, Subscription
 from jobctrl.runtime.api.sse import event_stream
+from jobctrl.testing.discovered import discovered
 
 pytestmark = [pytest.mark.both_databases, pytest.mark.asyncio]
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -31,21 +30,7 @@ def store(database: Database) -> Iterator[EventStore]:
 
 
 def _append(store: EventStore, n: int, stream: str, tenant_id: str = "local") -> list[int]:
-    events = [
-        NewEvent.of(
-            JobDiscovered(
-                job_id=f"job-{stream}-{i}",
-                posting_url=f"https://jobs.example/{i}",
-                source="s",
-                employer="Acme",
-                metadata={},
-                discovered_at="2026-03-01T00:00:00.000Z",
-            ),
-            occurred_at=NOW,
-            tenant_id=tenant_id,
-        )
-        for i in range(n)
-    ]
+    events = [discovered(f"job-{stream}-{i}", i, at=NOW, tenant_id=tenant_id) for i in range(n)]
     before = store.head_position()
     store.append(stream, None, events)
     return [r.position for r in store.read_all(before)]

@@ -12,13 +12,13 @@ from datetime import UTC, datetime
 import pytest
 import pytest_asyncio
 
-from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import Database, EventStore, open_database
 from jobctrl.kernel.store.commits import CommitSignals
 from jobctrl.runtime.api.hub import EventHub
 from jobctrl.runtime.api.sse import event_stream
+from jobctrl.testing.discovered import discovered
 
 pytestmark = pytest.mark.asyncio
 DEADLINE_S = 5.0
@@ -26,17 +26,7 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
 def _event(n: int) -> NewEvent:
-    return NewEvent.of(
-        JobDiscovered(
-            job_id=f"wake-{n}",
-            posting_url=f"https://jobs.example/{n}",
-            source="s",
-            employer="Acme",
-            metadata={},
-            discovered_at="2026-03-01T00:00:00.000Z",
-        ),
-        occurred_at=NOW,
-    )
+    return discovered(f"wake-{n}", n, at=NOW)
 
 
 @pytest_asyncio.fixture

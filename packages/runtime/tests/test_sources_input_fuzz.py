@@ -18,8 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from jobctrl.discovery.domain.source_spec import FAMILIES
-from jobctrl.domain_types import registry
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app
 from jobctrl.testing.figures import Figures
@@ -55,13 +54,6 @@ json_values = st.recursive(
 
 
 @pytest.fixture
-def store(database: Database) -> EventStore:
-    s = EventStore(database, registry())
-    s.create_schema()
-    return s
-
-
-@pytest.fixture
 def env(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"
     home.mkdir()
@@ -74,6 +66,19 @@ def env(db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def api(db_url: str, store: EventStore) -> Iterator[TestClient]:
     with TestClient(create_app(ApiConfig(database_url=db_url)), raise_server_exceptions=False) as client:
         yield client
+
+
+def _no_crashes(
+    figures: Figures, what: str, db_kind: str, counts: dict[str, int], crashes: list[str]
+) -> None:
+    """The row (crashes over every call), no crash, and the fuzz reached the refusals."""
+    total = sum(counts.values()) + len(crashes)
+    figures.record(
+        f"crashes over {total} fuzzed {what} ({db_kind}; {counts['refused']} refused)",
+        len(crashes), goal="0", met=not crashes,
+    )  # fmt: skip
+    assert not crashes, crashes[:3]
+    assert counts["refused"] > 0
 
 
 def test_fuzzed_sources_add_arguments_never_crash_and_a_refusal_writes_nothing(
@@ -103,13 +108,7 @@ def test_fuzzed_sources_add_arguments_never_crash_and_a_refusal_writes_nothing(
             crashes.append(said)
 
     one()
-    total = counts["added"] + counts["refused"] + len(crashes)
-    figures.record(
-        f"crashes over {total} fuzzed `sources add` calls ({db_kind}; {counts['refused']} refused)",
-        len(crashes), goal="0", met=not crashes,
-    )  # fmt: skip
-    assert not crashes, crashes[:3]
-    assert counts["refused"] > 0  # the fuzz reached the refusals, not only good inputs
+    _no_crashes(figures, "`sources add` calls", db_kind, counts, crashes)
 
 
 def test_fuzzed_sources_api_bodies_never_crash_and_a_refusal_writes_nothing(
@@ -156,10 +155,4 @@ def test_fuzzed_sources_api_bodies_never_crash_and_a_refusal_writes_nothing(
             crashes.append(said)
 
     one()
-    total = counts["accepted"] + counts["refused"] + len(crashes)
-    figures.record(
-        f"crashes over {total} fuzzed sources API calls ({db_kind}; {counts['refused']} refused)",
-        len(crashes), goal="0", met=not crashes,
-    )  # fmt: skip
-    assert not crashes, crashes[:3]
-    assert counts["refused"] > 0
+    _no_crashes(figures, "sources API calls", db_kind, counts, crashes)

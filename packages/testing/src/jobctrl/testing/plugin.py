@@ -1,7 +1,8 @@
 """The project's pytest plugin (loaded with ``-p jobctrl.testing.plugin``).
 
-* ``db_url`` / ``database``: a fresh database per test, parametrised over SQLite and PostgreSQL for
-  tests marked ``both_databases`` (the store and projection suites); SQLite only otherwise.
+* ``db_url`` / ``database`` / ``store``: a fresh database (and its event store) per test,
+  parametrised over SQLite and PostgreSQL for tests marked ``both_databases`` (the store and
+  projection suites); SQLite only otherwise.
   PostgreSQL gets a schema of its own per test, dropped afterwards, so test runs never see each
   other's rows.  The server is ``JOBCTRL_TEST_PG_URL`` (default: the local trust-auth server).
 * Markers follow the path: anything under ``features/`` is ``bdd``.
@@ -22,6 +23,8 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, text
 
+from jobctrl.domain_types import registry
+from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.database import Database, normalize_url, open_database
 
 DEFAULT_PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -107,3 +110,11 @@ def database(db_url: str) -> Iterator[Database]:
         yield db
     finally:
         db.dispose()
+
+
+@pytest.fixture
+def store(database: Database) -> EventStore:
+    """The event store on ``database`` with every registered event type, its schema created."""
+    events = EventStore(database, registry())
+    events.create_schema()
+    return events

@@ -34,6 +34,15 @@ from jobctrl.testing.synthetic._common import Emitted, _Clock
 _SOURCES = tuple(f"greenhouse:employer-{i}" for i in range(6))
 
 
+def scoring_policy_saved(policy_id: str, version: int, *, criteria: str, at: str) -> ScoringPolicyUpdated:
+    """Version ``version`` of a scoring policy whose criteria changed (bands 8/6/4), at ``at``."""
+    return ScoringPolicyUpdated(
+        policy_id=policy_id, policy_version=version, previous_policy_version=version - 1 or None,
+        policy_fingerprint=f"fp-{version}", changed_fields=["criteria"], criteria=criteria,
+        strong_band_min=8, good_band_min=6, stretch_band_min=4, updated_at=at,
+    )  # fmt: skip
+
+
 def _execution_story(
     rng: random.Random, clock: _Clock, wf: str, run: str, jobs: list[int], families: int
 ) -> Iterator[Emitted]:
@@ -203,18 +212,7 @@ def _tenant_story(rng: random.Random, clock: _Clock) -> Iterator[Emitted]:
         )
     for version in (1, 3, 2):  # version 2 arrives after 3 and is ignored
         yield (
-            ScoringPolicyUpdated(
-                policy_id="default",
-                policy_version=version,
-                previous_policy_version=version - 1 or None,
-                policy_fingerprint=f"fp-{version}",
-                changed_fields=["criteria"],
-                criteria=f"criteria {version}",
-                strong_band_min=8,
-                good_band_min=6,
-                stretch_band_min=4,
-                updated_at=clock.tick(rng),
-            ),
+            scoring_policy_saved("default", version, criteria=f"criteria {version}", at=clock.tick(rng)),
             "scoringpolicy-default",
             None,
             None,
