@@ -11,9 +11,8 @@ import shlex
 import shutil
 import subprocess
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pytest_bdd import given, parsers, scenarios, then, when
@@ -47,10 +46,40 @@ class Ran:
     stderr: str
 
 
+Job = tuple[str, float | None, list[Path]]  # (job id, fit score, its resume and cover-letter PDFs)
+
+
+@dataclass
+class World:
+    """The user's home and working directory, the local stand-ins, and what the commands did."""
+
+    home: Path
+    cwd: Path
+    results: list[tuple[str, Ran]] = field(default_factory=list)
+    board: SampleJobBoard | None = None
+    endpoint: FakeOpenAI | None = None
+    last: Ran | None = None
+    jobs: dict[str, Job] = field(default_factory=dict)  # by title
+    exported: list[Path] = field(default_factory=list)
+    pngs: list[Path] = field(default_factory=list)
+
+    def the_board(self) -> SampleJobBoard:
+        assert self.board is not None
+        return self.board
+
+    def the_endpoint(self) -> FakeOpenAI:
+        assert self.endpoint is not None
+        return self.endpoint
+
+    def the_last(self) -> Ran:
+        assert self.last is not None, "no command has run"
+        return self.last
+
+
 @pytest.fixture
-def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
     monkeypatch.chdir(tmp_path)  # the user's working directory, holding resume.json
-    return {"home": tmp_path / "home", "cwd": tmp_path, "results": []}
+    return World(home=tmp_path / "home", cwd=tmp_path)
 
 
 @pytest.fixture
@@ -67,43 +96,43 @@ def endpoint() -> Iterator[FakeOpenAI]:
 
 
 @given("a fresh JobCtrl home")
-def fresh_home(world: dict[str, Any]) -> None:
-    assert not world["home"].exists()
-    shutil.copy(HERE / "resume.json", world["cwd"] / "resume.json")
+def fresh_home(world: World) -> None:
+    assert not world.home.exists()
+    shutil.copy(HERE / "resume.json", world.cwd / "resume.json")
 
 
 @given("Acme's Greenhouse board serves a backend and a frontend posting on a local port")
-def acme_board(world: dict[str, Any], board: SampleJobBoard) -> None:
-    world["board"] = board
+def acme_board(world: World, board: SampleJobBoard) -> None:
+    world.board = board
 
 
 @given("an OpenAI-compatible model endpoint on a local port")
-def model_endpoint(world: dict[str, Any], endpoint: FakeOpenAI) -> None:
-    world["endpoint"] = endpoint
+def model_endpoint(world: World, endpoint: FakeOpenAI) -> None:
+    world.endpoint = endpoint
 
 
-def _run(world: dict[str, Any], command: str, extra: dict[str, str] | None = None) -> Ran:
+def _run(world: World, command: str, extra: dict[str, str] | None = None) -> Ran:
     if "{backend}" in command:
-        command = command.replace("{backend}", world["jobs"][BACKEND][0])
-    argv = shlex.split(command.replace("{board}", world["board"].base_url))
+        command = command.replace("{backend}", world.jobs[BACKEND][0])
+    argv = shlex.split(command.replace("{board}", world.the_board().base_url))
     assert argv[0] == "jobctrl"
     # The jobctrl command line itself, in this process (a subprocess pays the CLI's imports, ~30 s
     # each on the shared machine); the environment is the user's: no JOBCTRL_*/TEMPORAL_* but ours.
     env: dict[str, str | None] = {
         k: None for k in os.environ if k.startswith(("JOBCTRL_", "TEMPORAL_", "OPENAI_"))
     }
-    env.update({"JOBCTRL_HOME": str(world["home"]), **(extra or {})})
+    env.update({"JOBCTRL_HOME": str(world.home), **(extra or {})})
     invoked = CliRunner().invoke(app, argv[1:], env=env)
     if invoked.exception is not None and not isinstance(invoked.exception, SystemExit):
         raise invoked.exception
     ran = Ran(invoked.exit_code, invoked.stdout, invoked.stderr)
-    world["results"].append((command, ran))
-    world["last"] = ran
+    world.results.append((command, ran))
+    world.last = ran
     return ran
 
 
 @when(parsers.parse('I run "{command}"'))
-def run_command(world: dict[str, Any], command: str) -> None:
+def run_command(world: World, command: str) -> None:
     _run(world, command)
 
 
@@ -113,53 +142,53 @@ WITH_MODEL = (
 
 
 @when(parsers.parse(WITH_MODEL))
-def run_with_model(world: dict[str, Any], command: str) -> None:
+def run_with_model(world: World, command: str) -> None:
     _run(
         world,
         command,
-        {"JOBCTRL_LLM_PROVIDER": "openai-compatible", "JOBCTRL_LLM_BASE_URL": world["endpoint"].base_url},
+        {"JOBCTRL_LLM_PROVIDER": "openai-compatible", "JOBCTRL_LLM_BASE_URL": world.the_endpoint().base_url},
     )
 
 
 @when(parsers.parse('I run "{command}" where the first job has an unknown field "{field}"'))
-def run_with_bad_resume(world: dict[str, Any], command: str, field: str) -> None:
+def run_with_bad_resume(world: World, command: str, field: str) -> None:
     data = json.loads((HERE / "resume.json").read_text())
     data["work"][0][field] = "red"
-    (world["cwd"] / "bad-resume.json").write_text(json.dumps(data))
+    (world.cwd / "bad-resume.json").write_text(json.dumps(data))
     _run(world, command)
 
 
 @given(parsers.parse('the configuration file sets the LLM provider to "{provider}"'))
-def bad_config(world: dict[str, Any], provider: str) -> None:
-    world["home"].mkdir(parents=True)
-    (world["home"] / "config.toml").write_text(f'[llm]\nprovider = "{provider}"\n')
+def bad_config(world: World, provider: str) -> None:
+    world.home.mkdir(parents=True)
+    (world.home / "config.toml").write_text(f'[llm]\nprovider = "{provider}"\n')
 
 
 @then("every command exited 0")
-def all_ok(world: dict[str, Any]) -> None:
-    for command, result in world["results"]:
+def all_ok(world: World) -> None:
+    for command, result in world.results:
         assert result.returncode == 0, f"{command}: {result.stdout}\n{result.stderr}"
 
 
 @then(parsers.parse('it exits 2 naming "{key}"'))
-def exits_2(world: dict[str, Any], key: str) -> None:
-    result = world["last"]
+def exits_2(world: World, key: str) -> None:
+    result = world.the_last()
     assert result.returncode == 2, result.stdout + result.stderr
     assert re.search(rf"(^|\s){re.escape(key)}:", result.stderr), result.stderr
 
 
 @then("nothing was written to the home but the configuration file")
-def nothing_written(world: dict[str, Any]) -> None:
-    assert sorted(p.name for p in world["home"].iterdir()) == ["config.toml"]
+def nothing_written(world: World) -> None:
+    assert sorted(p.name for p in world.home.iterdir()) == ["config.toml"]
 
 
-def _store(world: dict[str, Any]) -> EventStore:
-    return EventStore(open_database(f"sqlite:///{world['home'] / 'jobctrl.db'}"), registry())
+def _store(world: World) -> EventStore:
+    return EventStore(open_database(f"sqlite:///{world.home / 'jobctrl.db'}"), registry())
 
 
 @then("no profile was saved")
-def no_profile(world: dict[str, Any]) -> None:
-    db = world["home"] / "jobctrl.db"
+def no_profile(world: World) -> None:
+    db = world.home / "jobctrl.db"
     if db.exists():
         store = _store(world)
         try:
@@ -170,22 +199,22 @@ def no_profile(world: dict[str, Any]) -> None:
 
 
 @then("the model endpoint was sent the text of both postings")
-def posting_text_sent(world: dict[str, Any]) -> None:
+def posting_text_sent(world: World) -> None:
     extracts = [
-        _user(r["body"]) for r in world["endpoint"].requests if _tool(r["body"]) == "RequirementExtraction"
+        _user(r["body"]) for r in world.the_endpoint().requests if _tool(r["body"]) == "RequirementExtraction"
     ]
-    for posting in world["board"].postings:
+    for posting in world.the_board().postings:
         sentence = posting.description.split(".")[0][:60]
         assert any(sentence in prompt for prompt in extracts), posting.title
 
 
-def _facts(world: dict[str, Any], store: EventStore) -> JobFacts:
+def _facts(world: World, store: EventStore) -> JobFacts:
     tracker = StageTrackerService(store, clock=SystemClock())
-    artifacts = ArtifactStore(world["home"] / "artifacts")
+    artifacts = ArtifactStore(world.home / "artifacts")
     return JobFacts(store, artifacts=artifacts, tracker=tracker, clock=SystemClock(), min_score=7)
 
 
-def _jobs(world: dict[str, Any]) -> dict[str, tuple[str, float | None, list[Path]]]:
+def _jobs(world: World) -> dict[str, tuple[str, float | None, list[Path]]]:
     """title -> (job id, fit score, its resume and cover-letter PDFs when both were rendered)."""
     store = _store(world)
     try:
@@ -203,40 +232,40 @@ def _jobs(world: dict[str, Any]) -> dict[str, tuple[str, float | None, list[Path
                 facts.artifacts.path_of(ids[1], ArtifactKind.COVER_LETTER_PDF),
             ]  # fmt: skip
             found[str(discovered.metadata.get("title"))] = (job_id, fit, pdfs)
-        world["jobs"] = found
+        world.jobs = found
         return found
     finally:
         store.db.dispose()
 
 
 @then("both postings are scored")
-def both_scored(world: dict[str, Any]) -> None:
+def both_scored(world: World) -> None:
     jobs = _jobs(world)
     assert set(jobs) == {BACKEND, FRONTEND}
     assert all(fit is not None for _, fit, _ in jobs.values())
 
 
 @then("the backend posting has a resume PDF and a cover letter PDF")
-def backend_pdfs(world: dict[str, Any]) -> None:
-    _, fit, pdfs = world["jobs"][BACKEND]
+def backend_pdfs(world: World) -> None:
+    _, fit, pdfs = world.jobs[BACKEND]
     assert fit is not None and fit >= 7
     assert len(pdfs) == 2 and all(p.read_bytes().startswith(b"%PDF") for p in pdfs)
-    assert all(world["home"] / "artifacts" in p.parents for p in pdfs)
+    assert all(world.home / "artifacts" in p.parents for p in pdfs)
 
 
 @then("the frontend posting, which does not fit, has no PDFs")
-def frontend_no_pdfs(world: dict[str, Any]) -> None:
-    _, fit, pdfs = world["jobs"][FRONTEND]
+def frontend_no_pdfs(world: World) -> None:
+    _, fit, pdfs = world.jobs[FRONTEND]
     assert fit is not None and fit < 7 and pdfs == []
 
 
 @then("the summary of the run names the backend posting and where its PDFs are")
-def summary(world: dict[str, Any]) -> None:
-    out = world["last"].stdout
-    job_id, _, pdfs = world["jobs"][BACKEND]
+def summary(world: World) -> None:
+    out = world.the_last().stdout
+    job_id, _, pdfs = world.jobs[BACKEND]
     assert f"{BACKEND} at Acme ({job_id}):" in out
     assert f"resume {pdfs[0]}" in out and f"cover letter {pdfs[1]}" in out
-    assert f"materials are under {world['home'] / 'artifacts'}" in out
+    assert f"materials are under {world.home / 'artifacts'}" in out
 
 
 def _pdf_info(path: Path) -> dict[str, str]:
@@ -250,21 +279,21 @@ def _pdf_info(path: Path) -> dict[str, str]:
         ' "jobctrl init" configured'
     )
 )
-def exported(world: dict[str, Any], folder: str, paper: str) -> None:
-    assert world["last"].returncode == 0, world["last"].stderr
-    job_id = world["jobs"][BACKEND][0]
-    out = world["cwd"] / folder
+def exported(world: World, folder: str, paper: str) -> None:
+    assert world.the_last().returncode == 0, world.the_last().stderr
+    job_id = world.jobs[BACKEND][0]
+    out = world.cwd / folder
     files = sorted(p.name for p in out.iterdir())
     assert files == [f"{job_id}-cover-letter.pdf", f"{job_id}-resume.pdf"]
     for name in files:
         info = _pdf_info(out / name)
         assert info["Pages"] == "1" and info["Page size"].endswith(f"({paper})"), info
-    world["exported"] = [out / name for name in files]
+    world.exported = [out / name for name in files]
 
 
 @then(parsers.parse('the first page of each renders to a portrait image and shows "{name}"'))
-def rendered(world: dict[str, Any], name: str) -> None:
-    for pdf in world["exported"]:
+def rendered(world: World, name: str) -> None:
+    for pdf in world.exported:
         png = pdf.with_suffix("")
         subprocess.run(
             ["pdftoppm", "-png", "-r", "50", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(png)],
@@ -278,12 +307,12 @@ def rendered(world: dict[str, Any], name: str) -> None:
             ["pdftotext", "-l", "1", str(pdf), "-"], capture_output=True, text=True, check=True
         ).stdout
         assert name in text
-    world["pngs"] = [p.with_suffix(".png") for p in world["exported"]]
+    world.pngs = [p.with_suffix(".png") for p in world.exported]
 
 
 @then(parsers.parse('the cover letter is headed "{name}" with "{contact}" from the profile, then a date'))
-def cover_header(world: dict[str, Any], name: str, contact: str) -> None:
-    [cover] = [p for p in world["exported"] if p.name.endswith("-cover-letter.pdf")]
+def cover_header(world: World, name: str, contact: str) -> None:
+    [cover] = [p for p in world.exported if p.name.endswith("-cover-letter.pdf")]
     argv = ["pdftotext", "-layout", "-l", "1", str(cover), "-"]
     text = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=30).stdout
     lines = [line.strip() for line in text.splitlines() if line.strip()]
