@@ -116,20 +116,19 @@ class LocalHttpServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_GET(self) -> None:
+            def _record(self, in_flight: int, method: str = "GET", body: bytes = b"") -> str:
+                """Record this request (the caller holds the lock); returns its path."""
                 parts = urlsplit(self.path)
+                agent = self.headers.get("User-Agent", "")
+                arrived = time.monotonic()
+                request = RecordedRequest(parts.path, parts.query, agent, arrived, in_flight, method, body)
+                state.requests.append(request)
+                return parts.path
+
+            def do_GET(self) -> None:
                 with state.lock:
                     state.in_flight += 1
-                    state.requests.append(
-                        RecordedRequest(
-                            parts.path,
-                            parts.query,
-                            self.headers.get("User-Agent", ""),
-                            time.monotonic(),
-                            state.in_flight,
-                        )
-                    )
-                    route = state.routes.get(parts.path)
+                    route = state.routes.get(self._record(state.in_flight))
                 try:
                     self._answer(route or Route(404, b'{"error":"not found"}'))
                 except (BrokenPipeError, ConnectionResetError):
@@ -141,22 +140,11 @@ class LocalHttpServer:
             def do_POST(self) -> None:
                 # Recorded (a dry run must never send one).  Only search APIs (``set_post_route``)
                 # answer; anything else is refused: the board accepts no submissions.
-                parts = urlsplit(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(min(length, 1_000_000)) if length > 0 else b""
                 with state.lock:
-                    state.requests.append(
-                        RecordedRequest(
-                            parts.path,
-                            parts.query,
-                            self.headers.get("User-Agent", ""),
-                            time.monotonic(),
-                            0,
-                            method="POST",
-                            body=body,
-                        )
-                    )
-                    responder = state.post_routes.get(parts.path)
+                    path = self._record(0, method="POST", body=body)
+                    responder = state.post_routes.get(path)
                 if responder is None:
                     self.send_response(405)
                     self.send_header("Content-Length", "0")
