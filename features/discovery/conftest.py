@@ -12,9 +12,8 @@ from pytest_bdd import given
 
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.server import LocalHttpServer
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import EventStore
 
 T = TypeVar("T")
 
@@ -49,13 +48,6 @@ def clock() -> FixedClock:
 def site() -> Iterator[LocalHttpServer]:
     with LocalHttpServer() as server:
         yield server
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    s = EventStore(database, registry())
-    s.create_schema()
-    return s
 
 
 @pytest.fixture
