@@ -27,7 +27,9 @@ import sys
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import open_database
 from jobctrl.projections.runner import ProjectionRunner
-runner = ProjectionRunner(open_database(sys.argv[1]), registry(), batch_size=int(sys.argv[2]))
+runner = ProjectionRunner(
+    open_database(sys.argv[1]), registry(), batch_size=int(sys.argv[2]), commit_events=int(sys.argv[3])
+)
 runner.prepare()
 print("ready", flush=True)
 while runner.step():
@@ -44,8 +46,9 @@ def test_a_runner_killed_mid_fold_resumes_without_loss_or_double_counting(
     killed = 0
     for _ in range(KILLS):
         log.write(database, limit=1200)
+        batch = rng.randint(3, 9)  # a transaction of one to three batches (ADR 0350)
         child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, db_url, str(rng.randint(3, 9))],
+            [sys.executable, "-c", CHILD, db_url, str(batch), str(batch * rng.randint(1, 3))],
             stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONWARNINGS": "ignore"},

@@ -24,7 +24,7 @@ def fold(projection: Projection, *events: Any) -> dict[Any, Any]:
     rows: dict[Any, Any] = {}
     for n, event in enumerate(events, start=1):
         fold = folds[event.event_type]
-        info = EventInfo(n, event.event_type, "local", AT, b"{}")
+        info = EventInfo.of(n, event.event_type, "local", AT, b"{}")
         key = (fold.target.name, fold.key(event, info))
         after = fold.apply(rows.get(key), event, info)
         if after is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import msgspec
 import pytest
@@ -15,13 +16,17 @@ from jobctrl.kernel.store import Database, EventStore
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.orchestration.events import StageCompleted, StageStarted, WorkflowStarted
 from jobctrl.projections import runner as runner_module
+from jobctrl.projections.coverage import OPERATIONS
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.model import Fold, Projection, ReadModelTable
 from jobctrl.projections.read_models import stage_states
 from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
+from jobctrl.projections.schema import projection_row_counts
+from jobctrl.projections.sqlutil import reset_row_counts
 from jobctrl.projections.status import read_status
-from jobctrl.projections.watermarks import read_watermark
+from jobctrl.projections.watermarks import read_watermark, set_watermark
 from jobctrl.testing.synthetic import generate, write_log
 
 pytestmark = pytest.mark.both_databases
@@ -162,3 +167,70 @@ def test_memory_is_bounded_by_the_batch(database: Database, reg: EventRegistry, 
         head = conn.execute(sa.select(sa.func.max(job_events.c.position))).scalar_one()
     assert runner.stats.events == head
     assert runner.stats.batches == -(-head // 25)  # every read is at most one batch
+
+
+def _row_counts(database: Database) -> dict[str, tuple[int, int]]:
+    """Per table: (the engine's row counter, the table's real row count)."""
+    counts = projection_row_counts
+    with database.read() as conn:
+        counters = {n: c for n, c in conn.execute(sa.select(counts.c.table_name, counts.c.row_count))}
+        return {
+            t.name: (
+                counters[t.name],
+                conn.execute(sa.select(sa.func.count()).select_from(t.table)).scalar_one(),
+            )
+            for p in OPERATIONS
+            for t in p.tables
+        }
+
+
+def test_a_catch_up_transaction_folds_several_batches_like_one_per_batch(
+    database: Database, reg: EventRegistry, store: EventStore
+) -> None:
+    written = write_log(database, generate(40, seed=5))
+    runner = ProjectionRunner(database, reg, batch_size=25, commit_events=100)
+    runner.prepare()
+    steps = []
+    while n := runner.step():
+        steps.append(n)
+    # Each transaction folded up to four reads of 25 (ADR 0350); the last one what was left.
+    assert steps == [100] * (written // 100) + ([written % 100] if written % 100 else [])
+    assert runner.stats.batches == -(-written // 25)
+    assert all(counter == rows for counter, rows in _row_counts(database).values())
+    several = table_digests(database)
+    rebuild(database, reg, batch_size=25)
+    assert table_digests(database) == several
+    tables = [t.table for p in OPERATIONS for t in p.tables]
+    with database.write() as conn:
+        for table in tables:
+            conn.execute(sa.delete(table))
+        reset_row_counts(conn, tables)
+        set_watermark(conn, "operations", 0)
+    one_per_batch = ProjectionRunner(database, reg, batch_size=25, commit_events=25)
+    assert one_per_batch.catch_up() == written
+    assert one_per_batch.stats.batches == runner.stats.batches
+    assert table_digests(database) == several
+
+
+def test_a_failure_in_a_later_batch_leaves_nothing_of_the_earlier_ones(
+    database: Database, reg: EventRegistry, store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_log(database, generate(10, seed=5))
+    runner = ProjectionRunner(database, reg, batch_size=20, commit_events=100)
+    runner.prepare()
+    fold, calls = runner.engine.fold, []
+
+    def failing_second(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("the second batch fails")
+        return fold(*args, **kwargs)
+
+    monkeypatch.setattr(runner.engine, "fold", failing_second)
+    with pytest.raises(RuntimeError, match="second batch"):
+        runner.step()
+    with database.read() as conn:
+        assert read_watermark(conn, "operations") == 0
+        assert conn.execute(sa.select(sa.func.count()).select_from(job_stage_states)).scalar_one() == 0
+    monkeypatch.undo()
+    assert runner.step() == 100  # the same transaction, now whole

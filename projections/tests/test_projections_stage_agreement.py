@@ -82,7 +82,7 @@ def project(events: list[DomainEvent]) -> dict[str, StageStateRow]:
     for position, event in enumerate(events, start=1):
         # the runner sees the wire form: decode the JSON payload back into the event class
         wire = msgspec.json.decode(msgspec.json.encode(event), type=type(event))
-        info = EventInfo(position, event.event_type, "local", _at(position), b"{}")
+        info = EventInfo.of(position, event.event_type, "local", _at(position), b"{}")
         fold = _FOLDS[event.event_type]
         key = fold.key(wire, info)
         after = fold.apply(rows.get(key), wire, info)
@@ -223,7 +223,7 @@ def test_v1_events_upcast_then_fold_like_v2() -> None:
     rows: dict[Any, Any] = {}
     for n, event in enumerate((blocked, started), start=1):
         fold = _FOLDS[event.event_type]
-        info = EventInfo(n, event.event_type, "local", _at(n), meta)
+        info = EventInfo.of(n, event.event_type, "local", _at(n), meta)
         rows[event.stage] = fold.apply(None, event, info)
     assert rows["cover"].error_code == "BLOCKED_UPSTREAM" and rows["cover"].blocked_by_json == '["tailor"]'
     assert (rows["enrich"].owner_workflow_id, rows["enrich"].owner_run_id, rows["enrich"].owner_attempt) == (

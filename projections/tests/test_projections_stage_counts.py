@@ -39,7 +39,7 @@ def test_the_counts_follow_the_rows_batch_by_batch_and_a_rebuild_leaves_the_same
     database: Database, reg: EventRegistry, store: EventStore
 ) -> None:
     write_log(database, generate(40, seed=23), corrupt_every=97)
-    runner = ProjectionRunner(database, reg, batch_size=37)
+    runner = ProjectionRunner(database, reg, batch_size=37, commit_events=37)  # a commit per batch
     seen: set[tuple[str, str, str]] = set()
     while runner.step():
         counts = _counts(database)

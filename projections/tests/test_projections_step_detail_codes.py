@@ -19,7 +19,7 @@ def _fold(code: str) -> str | None:
         detail=StepDetail(code=code, item_count=3), completed_at="2026-03-02T09:00:00.000Z", duration_ms=5,
     )  # fmt: skip
     row = on_step(
-        None, event, EventInfo(1, "PipelineStepCompleted", "local", "2026-03-02T09:00:00.000Z", b"{}")
+        None, event, EventInfo.of(1, "PipelineStepCompleted", "local", "2026-03-02T09:00:00.000Z", b"{}")
     )
     assert row is not None
     return row.detail_code

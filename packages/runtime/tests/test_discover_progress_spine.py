@@ -61,7 +61,7 @@ def _counts_reported(plan: Plan) -> list[int]:
 def _fold(events: list[DiscoveryRunProgressRecorded]) -> DiscoveryRunRow | None:
     row: DiscoveryRunRow | None = None
     for i, event in enumerate(events, 1):
-        row = on_progress(row, event, EventInfo(i, "DiscoveryRunProgressRecorded", "local", T, b"{}"))
+        row = on_progress(row, event, EventInfo.of(i, "DiscoveryRunProgressRecorded", "local", T, b"{}"))
     return row
 
 

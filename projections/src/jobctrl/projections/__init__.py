@@ -3,7 +3,7 @@
 Public API:
 
 * ``ProjectionRunner(db, registry, projections=OPERATIONS, watermark="operations", batch_size=...,
-  poll_interval=...)``: ``prepare()`` (migrate, ensure watermark, self-heal), ``step()``,
+  poll_interval=..., commit_events=...)``: ``prepare()`` (migrate, ensure watermark, self-heal), ``step()``,
   ``catch_up()``, ``run(stop)`` (catch up and follow), ``stop()``.
 * ``rebuild(db, registry, names=None, batch_size=..., progress=...)``: transactional rebuild.
 * ``read_status(db)``: head, watermark, lag, rows per table, skipped events.

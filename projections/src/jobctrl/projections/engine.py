@@ -9,11 +9,8 @@ is half-applied.  Unknown payload keys are dropped by the decoder and never reac
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, cast
 
 import msgspec
@@ -25,9 +22,11 @@ from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.groupcount import load_all, regroup
 from jobctrl.projections.keydigest import EMPTY, DigestRow, shift
 from jobctrl.projections.model import DELETED, EventInfo, Fold, GroupCount, KeyDigest, Projection
+from jobctrl.projections.rowcache import DigestChange, RowCache
 from jobctrl.projections.schema import projection_row_counts, projection_skipped_events
 from jobctrl.projections.sqlutil import insert_ignore_statement
 from jobctrl.projections.tableio import TableIO
+from jobctrl.projections.times import utc_or_none
 
 REASON_LIMIT = 500
 
@@ -65,74 +64,6 @@ class Skipped(msgspec.Struct, frozen=True):
     reason: str
 
 
-@dataclass
-class RowCache:
-    """The rows of a rebuild's shadow tables, kept across batches by their single writer.
-
-    While ``complete`` (nothing was ever evicted) a key missing here is absent from the table, so no
-    query is needed; changed rows wait in ``dirty`` and are written when the cache is flushed, so a
-    row touched by many events is written once.  Past ``capacity`` rows the engine flushes and
-    clears it, which keeps memory bounded however long the log."""
-
-    capacity: int = 300_000
-    rows: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
-    dirty: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
-    complete: bool = True
-
-    def size(self) -> int:
-        return sum(len(r) for r in self.rows.values())
-
-    def prepare(self, names: Iterable[str]) -> None:
-        """Create the per-table dicts up front (they are then emptied in place, never replaced), so
-        a ``frozen_heap`` entered after this keeps the cyclic GC from traversing them (ADR 0232)."""
-        for name in names:
-            self.rows[name]
-            self.dirty[name]
-
-    def clear_rows(self) -> None:
-        for rows in self.rows.values():
-            rows.clear()
-
-    def clear_dirty(self) -> None:
-        for rows in self.dirty.values():
-            rows.clear()
-
-
-@contextmanager
-def frozen_heap() -> Iterator[None]:
-    """Leave every object that exists now out of the cyclic GC's collections until the block ends.
-
-    A rebuild's row cache holds hundreds of thousands of rows in a few dicts; each full collection
-    walked every key and value of them (a third of a rebuild's time, ADR 0232).  Objects created
-    inside the block are collected as usual; what was frozen goes back to the oldest generation."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """No cyclic collection while one batch is read and folded (ADR 0290).
-
-    A batch allocates tens of thousands of short-lived tracked objects (decoded events, their
-    ``EventInfo``, log rows) that reference counting frees when the batch ends; the generational
-    collections they triggered meanwhile re-walked the live batch again and again (a quarter of a
-    rebuild's time).  Collection resumes when the block ends, on failure too; if the GC was already
-    off (an enclosing block, or the embedding application's choice) it stays off."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-#: (digest table name, execution key, term, +1 for a created row / -1 for a deleted one)
-DigestChange = tuple[str, tuple[Any, ...], str, int]
 DigestHook = Callable[[Connection, list[DigestChange]], None]
 
 Dispatch = tuple[tuple[str, Callable[[Any, EventInfo], Hashable], Callable[[Any, Any, EventInfo], Any]], ...]
@@ -192,8 +123,10 @@ class FoldEngine:
         dialect = conn.dialect.name
         known = cache.rows if cache is not None else defaultdict(dict)
         dirty: dict[str, dict[Hashable, Any]] = cache.dirty if cache is not None else defaultdict(dict)
-        changes: list[DigestChange] = []
-        created: dict[str, int] = defaultdict(int)  # rows created minus rows deleted, per table
+        changes: list[DigestChange] = cache.changes if cache is not None else []
+        # rows created minus rows deleted, per table
+        created: dict[str, int] = cache.created if cache is not None else defaultdict(int)
+        hooked = self.on_digest_change is not None
         if cache is None or not cache.complete:
             self._load(conn, decoded, known, targets, dialect)
         # else every row of these (shadow) tables is in the cache: a key missing there has no row,
@@ -232,7 +165,9 @@ class FoldEngine:
                     sign = 1
                 created[name] += sign
                 if digest is not None:
-                    changes.append(self._count(digest, key, sign, known, dirty, created))  # type: ignore[arg-type]
+                    change = self._count(digest, key, sign, known, dirty, created)  # type: ignore[arg-type]
+                    if hooked:
+                        changes.append(change)
         if cache is None:
             self._write(conn, dirty, targets)
             self._count_rows(conn, created)
@@ -333,6 +268,15 @@ class FoldEngine:
         self._write(conn, cache.dirty, targets)
         cache.clear_dirty()
 
+    def commit(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
+        """What an uncached fold does after each batch, once for every batch folded into ``cache``
+        in this transaction: write the changed rows, advance the row counters, report the key
+        digest changes (ADR 0350)."""
+        self.flush(conn, cache, targets)
+        self._count_rows(conn, cache.created)
+        if cache.changes and self.on_digest_change is not None:
+            self.on_digest_change(conn, cache.changes)
+
     def _write(
         self, conn: Connection, dirty: Mapping[str, dict[Hashable, Any]], targets: Mapping[str, sa.Table]
     ) -> None:
@@ -378,5 +322,13 @@ class FoldEngine:
             except (EventValidationError, UnknownEventType) as exc:
                 skipped.append(Skipped(position, event_type, str(exc)[:REASON_LIMIT]))
                 continue
-            decoded.append((event, EventInfo(position, event_type, tenant_id, occurred_at, meta), dispatch))
+            # ``utc_or_none`` inline for the wire form, the common case (one call less per event)
+            at = (
+                occurred_at
+                if len(occurred_at) == 24 and occurred_at[23] == "Z" and occurred_at[10] == "T"
+                else utc_or_none(occurred_at)
+            )
+            decoded.append(
+                (event, EventInfo(position, event_type, tenant_id, occurred_at, at, meta), dispatch)
+            )
         return decoded, skipped

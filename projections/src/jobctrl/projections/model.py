@@ -29,30 +29,35 @@ _EMPTY_META = EventMetadata(event_id="")
 _meta_decoder = msgspec.json.Decoder(EventMetadata)
 
 
-class EventInfo:
-    """What the log says about an event besides its payload.  Metadata is decoded only when asked."""
+class EventInfo(msgspec.Struct, gc=False):
+    """What the log says about an event besides its payload.  Metadata is decoded only when asked.
 
-    __slots__ = ("_meta", "_raw_meta", "at", "event_type", "occurred_at", "position", "tenant_id")
+    A Struct (built in C, untracked by the cyclic GC: scalars only) because the engine makes one per
+    folded event (ADR 0350); ``at`` is the normalised ``occurred_at`` that most folds stamp their
+    row with.  Build one with ``EventInfo.of`` (which normalises); the engine passes ``at`` itself."""
 
-    def __init__(
-        self, position: int, event_type: str, tenant_id: str, occurred_at: str, raw_meta: bytes | str
-    ) -> None:
-        self.position = position
-        self.event_type = event_type
-        self.tenant_id = tenant_id
-        self.occurred_at = occurred_at
-        self.at = utc_or_none(occurred_at)  # normalised once: most folds stamp their row with it
-        self._raw_meta = raw_meta
-        self._meta: EventMetadata | None = None
+    position: int
+    event_type: str
+    tenant_id: str
+    occurred_at: str
+    at: str | None
+    raw_meta: bytes | str
+    decoded_meta: EventMetadata | None = None
+
+    @classmethod
+    def of(
+        cls, position: int, event_type: str, tenant_id: str, occurred_at: str, raw_meta: bytes | str
+    ) -> EventInfo:
+        return cls(position, event_type, tenant_id, occurred_at, utc_or_none(occurred_at), raw_meta)
 
     @property
     def meta(self) -> EventMetadata:
-        if self._meta is None:
+        if self.decoded_meta is None:
             try:
-                self._meta = _meta_decoder.decode(self._raw_meta)
+                self.decoded_meta = _meta_decoder.decode(self.raw_meta)
             except msgspec.DecodeError:  # metadata is advisory; a bad blob never blocks a fold
-                self._meta = _EMPTY_META
-        return self._meta
+                self.decoded_meta = _EMPTY_META
+        return self.decoded_meta
 
 
 class _Deleted:

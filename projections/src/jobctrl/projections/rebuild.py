@@ -21,9 +21,10 @@ from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.coverage import OPERATIONS, projection_named
-from jobctrl.projections.engine import FoldEngine, RowCache, frozen_heap, paused_gc, read_log
+from jobctrl.projections.engine import FoldEngine, read_log
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
+from jobctrl.projections.rowcache import RowCache, frozen_heap, paused_gc
 from jobctrl.projections.schema import OPERATIONS_WATERMARK, projection_watermarks
 from jobctrl.projections.sqlutil import copy_table, reset_row_counts, shadow_of
 from jobctrl.projections.watermarks import ensure_watermark, read_watermark, set_watermark

@@ -31,7 +31,6 @@ from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.text import bounded_code
-from jobctrl.projections.engine import DigestChange
 from jobctrl.projections.keydigest import EMPTY, combine, member_term, of_terms, shift, step_term
 from jobctrl.projections.read_models.discovery_executions import (
     discovery_execution_jobs,
@@ -41,6 +40,7 @@ from jobctrl.projections.read_models.pipeline_steps import (
     pipeline_step_key_digests,
     pipeline_step_projections,
 )
+from jobctrl.projections.rowcache import DigestChange
 from jobctrl.projections.schema import OPERATIONS_WATERMARK, execution_key_columns, metadata
 from jobctrl.projections.watermarks import read_watermark
 

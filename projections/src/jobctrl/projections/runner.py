@@ -1,14 +1,16 @@
 """The projection runner: catch up on the log and follow it, in one loop.
 
-Each step reads up to ``batch_size`` events after the watermark (position order), then in ONE write
-transaction advances the watermark by compare-and-swap, folds the batch and writes the rows, so rows
-and watermark commit together or not at all.  A crash at any point leaves the previous consistent
-state; re-delivery of events at or below the watermark cannot happen because reads start after it.
+Each step is ONE write transaction: it reads up to ``batch_size`` events after the watermark
+(position order), advances the watermark by compare-and-swap and folds the batch in memory, and
+while a full batch came back (catching up) reads and folds the next, up to ``commit_events`` events;
+then it writes the rows the batches changed, each once, so rows and watermark commit together or not
+at all (ADR 0350).  A crash at any point leaves the previous consistent state; re-delivery of events
+at or below the watermark cannot happen because reads start after it.
 
 Following: on SQLite by polling every ``poll_interval`` seconds; on PostgreSQL by ``LISTEN
 job_events`` (the store notifies on every commit) with the same interval as a polling fallback.
-``stop()`` (or setting the ``stop`` event) ends the loop after the current batch.  Memory is bounded
-by the batch size whatever the length of the log.
+``stop()`` (or setting the ``stop`` event) ends the loop after the current transaction.  Memory is
+bounded by ``commit_events`` (and the row cache's capacity) whatever the length of the log.
 """
 
 from __future__ import annotations
@@ -22,16 +24,20 @@ from typing import Any
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
 from jobctrl.projections.coverage import OPERATIONS
-from jobctrl.projections.engine import FoldEngine, frozen_heap, paused_gc, read_log
+from jobctrl.projections.engine import FoldEngine, Skipped, read_log
 from jobctrl.projections.healing import heal
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
 from jobctrl.projections.recoveries import advance_native_proofs
+from jobctrl.projections.rowcache import RowCache, frozen_heap, paused_gc
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.projections.waiting import Waiter, waiter_for
 from jobctrl.projections.watermarks import advance_watermark, ensure_watermark, read_watermark
 
 log = logging.getLogger(__name__)
+
+#: events one catch-up transaction folds at most, by default (ADR 0350)
+COMMIT_EVENTS = 50_000
 
 
 @dataclass
@@ -52,14 +58,21 @@ class ProjectionRunner:
         watermark: str = OPERATIONS_WATERMARK,
         batch_size: int = 2000,
         poll_interval: float = 0.5,
+        commit_events: int | None = None,
+        cache_capacity: int = 300_000,
     ) -> None:
         if batch_size < 1:
             raise ValueError("batch_size must be positive")
+        if commit_events is not None and commit_events < 1:
+            raise ValueError("commit_events must be positive")
         self.db = db
         self.registry = registry
         self.projections = tuple(projections)
         self.watermark = watermark
         self.batch_size = batch_size
+        #: events folded in one transaction at most while catching up (ADR 0350)
+        self.commit_events = commit_events if commit_events is not None else max(batch_size, COMMIT_EVENTS)
+        self.cache_capacity = cache_capacity
         self.poll_interval = poll_interval
         # A new canonical key of a verified native execution advances its proof in the same
         # transaction (ADR 0132); rebuilds never call it (their folds run on shadow tables).
@@ -92,31 +105,48 @@ class ProjectionRunner:
 
     # -- folding ----------------------------------------------------------------------------------
     def step(self) -> int:
-        """Fold one batch; returns how many log rows it consumed (0 when caught up)."""
+        """Fold one transaction's batches; returns how many log rows it consumed (0 when caught up)."""
         if not self._prepared:
             self.prepare()
-        # One connection and one transaction per batch: read after the watermark, advance it by
+        # One connection and one transaction: read after the watermark, advance it by
         # compare-and-swap, fold, commit.  The heap is frozen meanwhile, so a full collection walks
-        # only this batch's objects, not the whole process (ADR 0232), and collections are paused
-        # until the batch is freed (ADR 0290).
+        # only this transaction's objects, not the whole process (ADR 0232), and collections are
+        # paused until it is freed (ADR 0290).
+        # While catching up, one transaction folds up to ``commit_events`` events in batches of
+        # ``batch_size``: the rows the batches touch stay in memory between them and are written
+        # once, with the watermark, when the transaction ends (ADR 0350).
+        batches, events = 0, 0
+        skipped: list[Skipped] = []
         with frozen_heap(), paused_gc(), self.db.write() as conn:
-            start = read_watermark(conn, self.watermark)
-            batch = read_log(conn, start, self.batch_size)
-            if not batch:
+            position = read_watermark(conn, self.watermark)
+            cache = RowCache(capacity=self.cache_capacity, complete=False)
+            while events < self.commit_events:
+                batch = read_log(conn, position, min(self.batch_size, self.commit_events - events))
+                if not batch:
+                    break
+                if not advance_watermark(conn, self.watermark, position, batch[-1][0]):
+                    # Someone else (another runner, a rebuild swap) moved it: drop this batch, re-read.
+                    if events:  # the first move took the row lock: a later one cannot fail
+                        raise RuntimeError(f"watermark {self.watermark!r} moved under its row lock")
+                    self.stats.conflicts += 1
+                    return 0
+                skipped += self.engine.fold(conn, batch, self.targets, watermark=self.watermark, cache=cache)
+                position = batch[-1][0]
+                batches += 1
+                events += len(batch)
+                if len(batch) < self.batch_size:
+                    break  # caught up: commit what there is now
+            if not events:
                 return 0
-            if not advance_watermark(conn, self.watermark, start, batch[-1][0]):
-                # Someone else (another runner, a rebuild swap) moved it: drop this batch, re-read.
-                self.stats.conflicts += 1
-                return 0
-            skipped = self.engine.fold(conn, batch, self.targets, watermark=self.watermark)
+            self.engine.commit(conn, cache, self.targets)
         for s in skipped:
             log.warning(
                 "projection runner skipped event at position %d (%s): %s", s.position, s.event_type, s.reason
             )
-        self.stats.batches += 1
-        self.stats.events += len(batch)
+        self.stats.batches += batches
+        self.stats.events += events
         self.stats.skipped += len(skipped)
-        return len(batch)
+        return events
 
     def catch_up(self) -> int:
         total = 0
