@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Page, ViewportSize, sync_playwright
 
 from jobctrl.kernel.store import Database
-from jobctrl.runtime.api.app import ApiConfig, Services, create_app
+from jobctrl.runtime.api.app import ApiConfig, create_app
+from jobctrl.runtime.api.services import Services
 from jobctrl.testing.runtime.harness import Harness
 from jobctrl.testing.runtime.server import shared_dev_server
 
