@@ -76,6 +76,7 @@ class FoldEngine:
         projections: Sequence[Projection],
         *,
         on_digest_change: DigestHook | None = None,
+        group_counts: bool = True,
     ) -> None:
         self.registry = registry
         self.projections = tuple(projections)
@@ -84,7 +85,11 @@ class FoldEngine:
         self._digests: dict[str, KeyDigest] = {d.source: d for p in self.projections for d in p.key_digests}
         self.on_digest_change = on_digest_change
         # Source table -> its group counts, moved with each row change in the same write (ADR 0345).
-        self._groups: dict[str, GroupCount] = {g.source: g for p in self.projections for g in p.group_counts}
+        # A rebuild fills them from its shadows with one GROUP BY instead (``group_counts=False``,
+        # ADR 0351).
+        self._groups: dict[str, GroupCount] = (
+            {g.source: g for p in self.projections for g in p.group_counts} if group_counts else {}
+        )
         by_type: dict[str, list[Fold[Any, Any]]] = defaultdict(list)
         for projection in self.projections:
             for fold in projection.folds:

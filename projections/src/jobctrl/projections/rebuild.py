@@ -22,6 +22,7 @@ from jobctrl.kernel.store.database import Database
 from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.coverage import OPERATIONS, projection_named
 from jobctrl.projections.engine import FoldEngine, read_log
+from jobctrl.projections.groupcount import group_select
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
 from jobctrl.projections.rowcache import RowCache, frozen_heap, paused_gc
@@ -67,7 +68,7 @@ def rebuild(
     selected = every if names is None else tuple(projection_named(n, every) for n in dict.fromkeys(names))
     full = {p.name for p in selected} == {p.name for p in every}
     migrate(db)
-    engine = FoldEngine(registry, selected)
+    engine = FoldEngine(registry, selected, group_counts=False)  # filled at the swap (ADR 0351)
     shadows = {t.name: shadow_of(t.table) for p in selected for t in p.tables}
     with db.write() as conn:
         ensure_watermark(conn, watermark)
@@ -109,6 +110,15 @@ def rebuild(
                 position = batch[-1][0]
                 events += len(batch)
             engine.flush(conn, cache, shadows)
+            for grouping in (g for p in selected for g in p.group_counts):
+                # The counts are the GROUP BY of their source's final rows: one statement, not a
+                # tally moved with every fold (ADR 0351).
+                fill = shadows[grouping.target.name]
+                conn.execute(
+                    sa.insert(fill).from_select(
+                        [c.name for c in fill.columns], group_select(grouping, shadows[grouping.source])
+                    )
+                )
             for projection in selected:
                 for table in projection.tables:
                     copy_table(conn, shadows[table.name], table.table)
