@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from jobctrl.kernel.clock import Clock, now_iso
+from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration.domain.stages import limits
 from jobctrl.orchestration.domain.stages.states import StageOwner
-from jobctrl.orchestration.use_cases.change_job_stages import StagesCache, change_job_stages
+from jobctrl.orchestration.use_cases._runs import settle_step
+from jobctrl.orchestration.use_cases.change_job_stages import StagesCache
 
 
 def complete_stage(
@@ -22,9 +22,8 @@ def complete_stage(
     tenant_id: str = LOCAL_TENANT,
     kept: StagesCache | None = None,
 ) -> None:
-    at = now_iso(clock)
-    fence = owner if stage in limits.OWNED_STAGES else None
-    change_job_stages(
-        store, job_id, lambda s: s.complete(stage, at=at, duration_ms=duration_ms, owner=fence),
-        owner=owner, clock=clock, tenant_id=tenant_id, kept=kept,
+    settle_step(
+        store, job_id, stage, owner,
+        lambda stages, at, fence: stages.complete(stage, at=at, duration_ms=duration_ms, owner=fence),
+        clock=clock, tenant_id=tenant_id, kept=kept,
     )  # fmt: skip
