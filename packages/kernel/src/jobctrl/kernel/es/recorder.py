@@ -24,7 +24,7 @@ from eventsourcing.persistence import (
     StoredEvent,
     Subscription,
 )
-from sqlalchemy import Connection, select
+from sqlalchemy import ColumnElement, Connection, Select, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -154,14 +154,7 @@ class JobEventsRecorder(ApplicationRecorder):
         limit: int | None = None,
     ) -> Sequence[StoredEvent]:
         query = select(*_COLUMNS).where(job_events.c.stream_id == str(originator_id))
-        if gt is not None:
-            query = query.where(job_events.c.stream_version > gt)
-        if lte is not None:
-            query = query.where(job_events.c.stream_version <= lte)
-        order = job_events.c.stream_version.desc() if desc else job_events.c.stream_version
-        query = query.order_by(order)
-        if limit is not None:
-            query = query.limit(limit)
+        query = version_window(query, job_events.c.stream_version, gt=gt, lte=lte, desc=desc, limit=limit)
         with self.store.db.read() as conn:
             return [_stored(r) for r in conn.execute(query)]
 
@@ -201,6 +194,25 @@ class JobEventsRecorder(ApplicationRecorder):
         # One reader follows the log: the projection runner (``jobctrl.projections``), never a
         # library subscription (issue 11, ADR 0120).
         raise NotImplementedError("follow job_events with jobctrl.projections.ProjectionRunner")
+
+
+def version_window(
+    query: Select[Any],
+    version: ColumnElement[Any],
+    *,
+    gt: int | None,
+    lte: int | None,
+    desc: bool,
+    limit: int | None,
+) -> Select[Any]:
+    """The slice of one stream's versions that ``select_events`` is asked for: above ``gt``, up to
+    ``lte``, in version order (newest first when ``desc``), at most ``limit`` rows."""
+    if gt is not None:
+        query = query.where(version > gt)
+    if lte is not None:
+        query = query.where(version <= lte)
+    query = query.order_by(version.desc() if desc else version)
+    return query if limit is None else query.limit(limit)
 
 
 def write_snapshots(
@@ -250,13 +262,7 @@ class SnapshotRecorder(AggregateRecorder):
             t.snapshot_type == self.snapshot_type,
             t.state_version == self.state_version,
         )
-        if gt is not None:
-            query = query.where(t.version > gt)
-        if lte is not None:
-            query = query.where(t.version <= lte)
-        query = query.order_by(t.version.desc() if desc else t.version)
-        if limit is not None:
-            query = query.limit(limit)
+        query = version_window(query, t.version, gt=gt, lte=lte, desc=desc, limit=limit)
         with self.store.db.read() as conn:
             return [
                 StoredEvent(originator_id=r[0], originator_version=r[1], topic=r[2], state=r[3].encode())
