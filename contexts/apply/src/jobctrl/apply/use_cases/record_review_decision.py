@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from jobctrl.apply.domain.errors import InvalidReviewDecision
 from jobctrl.apply.domain.facts import CurrentJobFacts
+from jobctrl.apply.domain.job_application import JobApplication
 from jobctrl.apply.events import ApplyReviewDecisionRecorded, ReviewDecision
 from jobctrl.apply.use_cases._common import jobs, load_job
 from jobctrl.kernel.clock import Clock
@@ -34,26 +35,25 @@ class ReviewDecisionCommand:
     reason: str | None = None
 
 
-def _check(
-    command: ReviewDecisionCommand,
-    facts: CurrentJobFacts,
-    app_runs: set[str],
-    candidate: tuple[str, str] | None,
-) -> None:
+def _target(command: ReviewDecisionCommand) -> tuple[object, ...]:
+    """What an approval is bound to (a rejection names none of it)."""
+    return (
+        command.materials_generation,
+        command.profile_version,
+        command.application_url,
+        command.partial_override_run_id,
+        command.email_recipient,
+        command.email_attachment_artifact_id,
+    )
+
+
+def _check(command: ReviewDecisionCommand, facts: CurrentJobFacts, app: JobApplication) -> None:
     if command.decision not in APPROVALS:
-        if any(
-            v is not None
-            for v in (
-                command.materials_generation,
-                command.profile_version,
-                command.application_url,
-                command.partial_override_run_id,
-                command.email_recipient,
-                command.email_attachment_artifact_id,
-            )
-        ):
+        if any(v is not None for v in _target(command)):
             raise InvalidReviewDecision(f"{command.decision} carries no review target")
         return
+    recorded = app.state.email_candidate
+    candidate = None if recorded is None else (recorded.recipient, recorded.attachment_artifact_id)
     if command.materials_generation is None or command.profile_version is None or not command.application_url:
         raise InvalidReviewDecision("an approval names a materials generation, profile version and URL")
     if facts.materials_generation is None or command.materials_generation > facts.materials_generation:
@@ -69,19 +69,8 @@ def _check(
         command.email_attachment_artifact_id,
     ):
         raise InvalidReviewDecision("email recipient/attachment is not the recorded candidate")
-    if command.partial_override_run_id is not None and command.partial_override_run_id not in app_runs:
+    if command.partial_override_run_id is not None and command.partial_override_run_id not in app.state.runs:
         raise InvalidReviewDecision("partial-coverage override names no run of this job")
-
-
-def _target(command: ReviewDecisionCommand) -> tuple[object, ...]:
-    return (
-        command.materials_generation,
-        command.profile_version,
-        command.application_url,
-        command.partial_override_run_id,
-        command.email_recipient,
-        command.email_attachment_artifact_id,
-    )
 
 
 def check_review_decision(
@@ -92,14 +81,7 @@ def check_review_decision(
     tenant_id: str = LOCAL_TENANT,
 ) -> None:
     """Raise ``InvalidReviewDecision`` exactly when ``record_review_decision`` would; writes nothing."""
-    app = load_job(jobs(store, None, tenant_id), command.job_id)
-    candidate = app.state.email_candidate
-    _check(
-        command,
-        facts,
-        set(app.state.runs),
-        None if candidate is None else (candidate.recipient, candidate.attachment_artifact_id),
-    )
+    _check(command, facts, load_job(jobs(store, None, tenant_id), command.job_id))
 
 
 def record_review_decision(
@@ -113,13 +95,7 @@ def record_review_decision(
 ) -> ApplyReviewDecisionRecorded:
     repo = jobs(store, clock, tenant_id)
     app = load_job(repo, command.job_id)
-    candidate = app.state.email_candidate
-    _check(
-        command,
-        facts,
-        set(app.state.runs),
-        None if candidate is None else (candidate.recipient, candidate.attachment_artifact_id),
-    )
+    _check(command, facts, app)
     event = ApplyReviewDecisionRecorded(
         job_key=command.job_id,
         # Derived from the stream position it decides at, so a retried command is an idempotent replay.
