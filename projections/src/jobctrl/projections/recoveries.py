@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
 import sqlalchemy as sa
 
 from jobctrl.discovery.events import DiscoveryExecutionMemberLinked
@@ -93,8 +94,9 @@ class KeySets:
         return key_digest(self.members, self.steps)
 
 
-@dataclass(frozen=True)
-class Coverage:
+class Coverage(msgspec.Struct, frozen=True, rename="camel"):
+    """One execution's projection coverage as read, and as the operations API publishes it (camelCase)."""
+
     status: CoverageStatus
     mode: Mode
     decoder_version: int

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from jobctrl.kernel.clock import isoformat
 from jobctrl.projections.read_models.stage_states import job_stage_states
+from jobctrl.projections.recoveries import Coverage
 from jobctrl.runtime.api.operations.execution import _Selected
 from jobctrl.runtime.api.operations.inventory import _Inventory
 from jobctrl.runtime.api.operations.models import (
@@ -20,7 +21,6 @@ from jobctrl.runtime.api.operations.models import (
     ETA_WINDOW,
     LLM_STAGES,
     STAGES,
-    CoverageView,
     Eta,
     EtaBasis,
     EtaStatus,
@@ -114,7 +114,7 @@ def overall_eta(
     sel: _Selected | None,
     stages: Sequence[StageCounts],
     inv: _Inventory,
-    coverage: CoverageView | None,
+    coverage: Coverage | None,
     budget_exceeded: bool,
 ) -> Eta:
     if sel is None:

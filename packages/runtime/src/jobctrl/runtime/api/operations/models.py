@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from jobctrl.projections.recoveries import Coverage
 from jobctrl.runtime.api.discover_phase import Phase
 
 ETA_ESTIMATOR_VERSION = "pipeline-eta-v1"
@@ -149,19 +150,6 @@ class ActiveItem(_Camel, frozen=True):
     started_at: float | None
 
 
-class CoverageView(_Camel, frozen=True):
-    status: str
-    mode: str
-    decoder_version: int
-    history_event_id: int | None
-    expected_members: int
-    expected_steps: int
-    persisted_members: int
-    persisted_steps: int
-    error_code: str | None
-    verified: bool
-
-
 class OperationsSnapshot(_Camel, frozen=True):
     generated_at: str
     eta_estimator_version: str
@@ -170,7 +158,7 @@ class OperationsSnapshot(_Camel, frozen=True):
     capacity: Capacity
     source_families: StepProgress | None
     reconciliation: list[StepProgress]
-    projection_coverage: CoverageView | None
+    projection_coverage: Coverage | None
     stages: list[StageCounts]
     active_stage_counts: dict[str, int] | None
     active_items: list[ActiveItem]

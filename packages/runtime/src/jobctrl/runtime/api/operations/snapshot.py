@@ -6,7 +6,7 @@ import msgspec
 import sqlalchemy as sa
 
 from jobctrl.kernel.clock import isoformat
-from jobctrl.projections.recoveries import read_coverage
+from jobctrl.projections.recoveries import Coverage, read_coverage
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.projections.watermarks import read_watermark
 from jobctrl.runtime.api.operations.eta import _samples, overall_eta, stage_eta
@@ -14,7 +14,6 @@ from jobctrl.runtime.api.operations.execution import _Selected, select_execution
 from jobctrl.runtime.api.operations.inventory import read_inventory
 from jobctrl.runtime.api.operations.models import (
     ETA_ESTIMATOR_VERSION,
-    CoverageView,
     Eta,
     OperationsSnapshot,
     SnapshotInputs,
@@ -67,21 +66,5 @@ def read_operations(conn: sa.Connection, inputs: SnapshotInputs) -> OperationsSn
     )
 
 
-def _coverage_view(conn: sa.Connection, sel: _Selected | None) -> CoverageView | None:
-    if sel is None:
-        return None
-    cov = read_coverage(conn, sel.key)
-    if cov is None:
-        return None
-    return CoverageView(
-        status=cov.status,
-        mode=cov.mode,
-        decoder_version=cov.decoder_version,
-        history_event_id=cov.history_event_id,
-        expected_members=cov.expected_members,
-        expected_steps=cov.expected_steps,
-        persisted_members=cov.persisted_members,
-        persisted_steps=cov.persisted_steps,
-        error_code=cov.error_code,
-        verified=cov.verified,
-    )
+def _coverage_view(conn: sa.Connection, sel: _Selected | None) -> Coverage | None:
+    return None if sel is None else read_coverage(conn, sel.key)
