@@ -131,26 +131,6 @@ def _stage_group(row: StageStateRow) -> tuple[str, str, str]:
 STAGE_GROUPS = GroupCount(STAGE_STATES.name, STAGE_COUNTS, _stage_group)
 _encoder = msgspec.json.Encoder()
 
-# Columns that belong to one state only: cleared whenever the row moves to another state.
-_CLEARED: dict[str, Any] = {
-    "queued_at": None,
-    "finished_at": None,
-    "duration_ms": None,
-    "error_code": None,
-    "error_message": None,
-    "retryable": None,
-    "blocked_by_json": "[]",
-    "reason": None,
-}
-# ... and the owner's columns too, when the row leaves its owner behind (pending, canceled).
-_CLEARED_AND_NO_OWNER: dict[str, Any] = {
-    **_CLEARED,
-    "owner_workflow_id": None,
-    "owner_run_id": None,
-    "owner_attempt": None,
-    "baseline_version": None,
-}
-
 
 def _key(event: Any, info: EventInfo) -> tuple[str, str, str]:
     return (info.tenant_id, event.job_id, event.stage)
@@ -174,86 +154,138 @@ def _fresh(event: Any, info: EventInfo) -> StageStateRow:
     )
 
 
-def _enter(
-    row: StageStateRow | None,
-    event: Any,
+def _moved(
+    row: StageStateRow,
     info: EventInfo,
     state: StageStateName,
     next_action: NextAction,
-    *,
-    clear_owner: bool = False,
-    **changes: Any,
+    attempts: int,
+    max_attempts: int | None,
+    started_at: str | None,
+    owner: StageStateRow,
+    queued_at: str | None = None,
+    finished_at: str | None = None,
+    duration_ms: int | None = None,
+    error_code: str | None = None,
+    error_message: str | None = None,
+    retryable: bool | None = None,
+    blocked_by_json: str = "[]",
+    reason: str | None = None,
 ) -> StageStateRow:
-    """``row`` (or a fresh pending row) moved to ``state``, with ``changes`` and the event's position
-    and time, in one copy: the previous state's columns are cleared first (``clear_owner``: the owner's
-    too)."""
-    cleared = _CLEARED_AND_NO_OWNER if clear_owner else _CLEARED
-    return msgspec.structs.replace(
-        _fresh(event, info) if row is None else row,
-        **{**cleared, "state": state, "next_action": next_action, **changes},
-        last_event_position=info.position,
-        updated_at=info.at,
+    """``row`` moved to ``state`` at the event's position and time, built positionally (ADR 0352):
+    the columns that belong to one state only (``queued_at`` … ``reason``) are the given ones or
+    cleared, and the owner's columns are ``owner``'s (``row`` to keep them, ``_UNOWNED`` to clear)."""
+    return StageStateRow(
+        row.tenant_id,
+        row.job_id,
+        row.stage,
+        state,
+        attempts,
+        max_attempts,
+        queued_at,
+        started_at,
+        finished_at,
+        duration_ms,
+        error_code,
+        error_message,
+        retryable,
+        blocked_by_json,
+        reason,
+        next_action,
+        owner.owner_workflow_id,
+        owner.owner_run_id,
+        owner.owner_attempt,
+        owner.baseline_version,
+        info.position,
+        info.at,
     )
+
+
+# The owner's columns of a row that leaves its owner behind (pending, canceled).
+_UNOWNED = StageStateRow(
+    "", "", "discover", "pending", 0, None, *(None,) * 7, "[]", None, "run", *(None,) * 4, 0, None
+)
 
 
 def _pending(row: StageStateRow | None, event: Any, info: EventInfo, attempts: int) -> StageStateRow:
-    return _enter(
-        row,
-        event,
-        info,
-        "pending",
-        "run",
-        clear_owner=True,
-        attempts=attempts,
-        max_attempts=_limit(event.stage),
-        started_at=None,
-    )
+    r = _fresh(event, info) if row is None else row
+    return _moved(r, info, "pending", "run", attempts, _limit(event.stage), None, _UNOWNED)
 
 
 def on_enqueued(row: StageStateRow | None, event: ev.StageEnqueued, info: EventInfo) -> StageStateRow:
-    return _enter(row, event, info, "queued", "await_start", queued_at=utc_or_none(event.queued_at))
+    r = _fresh(event, info) if row is None else row
+    queued_at = utc_or_none(event.queued_at)
+    return _moved(r, info, "queued", "await_start", r.attempts, r.max_attempts, r.started_at, r, queued_at)
 
 
 def on_started(row: StageStateRow | None, event: ev.StageStarted, info: EventInfo) -> StageStateRow:
-    owner: tuple[str | None, str | None, int | None]
-    if event.owner is not None:
-        owner = (event.owner.workflow_id, event.owner.temporal_run_id, event.owner.attempt)
+    r = _fresh(event, info) if row is None else row
+    owner = event.owner
+    workflow_id: str | None
+    run_id: str | None
+    attempt: int | None
+    if owner is not None:
+        workflow_id, run_id, attempt = owner.workflow_id, owner.temporal_run_id, owner.attempt
     else:  # a v1 event: the owner is only in the metadata
         meta = info.meta
-        owner = (meta.workflow_id, meta.run_id, meta.attempt)
-    return _enter(
-        row,
-        event,
-        info,
+        workflow_id, run_id, attempt = meta.workflow_id, meta.run_id, meta.attempt
+    return StageStateRow(
+        r.tenant_id,
+        r.job_id,
+        r.stage,
         "running",
+        event.attempt_number,
+        r.max_attempts,
+        None,
+        utc_or_none(event.started_at),
+        None,
+        None,
+        None,
+        None,
+        None,
+        "[]",
+        None,
         "await_result",
-        attempts=event.attempt_number,
-        started_at=utc_or_none(event.started_at),
-        owner_workflow_id=owner[0],
-        owner_run_id=owner[1],
-        owner_attempt=owner[2],
-        baseline_version=event.baseline_version,
+        workflow_id,
+        run_id,
+        attempt,
+        event.baseline_version,
+        info.position,
+        info.at,
     )
 
 
 def on_completed(row: StageStateRow | None, event: ev.StageCompleted, info: EventInfo) -> StageStateRow:
+    r = _fresh(event, info) if row is None else row
     finished_at = utc_or_none(event.finished_at)
-    return _enter(
-        row, event, info, "succeeded", "none", finished_at=finished_at, duration_ms=event.duration_ms
+    return _moved(
+        r,
+        info,
+        "succeeded",
+        "none",
+        r.attempts,
+        r.max_attempts,
+        r.started_at,
+        r,
+        finished_at=finished_at,
+        duration_ms=event.duration_ms,
     )
 
 
 def on_failed(row: StageStateRow | None, event: ev.StageFailed, info: EventInfo) -> StageStateRow:
+    r = _fresh(event, info) if row is None else row
     attempts = max(row.attempts if row is not None else 0, event.attempt_number)
     limit = _limit(event.stage)
-    return _enter(
-        row,
-        event,
+    next_action: NextAction = "retry" if event.retryable and attempts < limit else "reset_required"
+    return _moved(
+        r,
         info,
         "failed",
-        "retry" if event.retryable and attempts < limit else "reset_required",
-        attempts=attempts,
-        max_attempts=limit,
+        next_action,
+        attempts,
+        limit,
+        r.started_at,
+        r,
         finished_at=info.at,
         error_code=event.error_code,
         error_message=event.error_message,
@@ -263,15 +295,24 @@ def on_failed(row: StageStateRow | None, event: ev.StageFailed, info: EventInfo)
 
 def on_exhausted(row: StageStateRow | None, event: ev.StageExhausted, info: EventInfo) -> StageStateRow:
     # Nothing is cleared: the failure's code and message stay on the row (as on the aggregate's Exhausted).
-    return msgspec.structs.replace(
-        _fresh(event, info) if row is None else row,
-        state="exhausted",
-        attempts=event.attempt_count,
-        max_attempts=event.max_attempts,
-        retryable=False,
-        next_action="reset_required",
-        last_event_position=info.position,
-        updated_at=info.at,
+    r = _fresh(event, info) if row is None else row
+    return _moved(
+        r,
+        info,
+        "exhausted",
+        "reset_required",
+        event.attempt_count,
+        event.max_attempts,
+        r.started_at,
+        r,
+        r.queued_at,
+        r.finished_at,
+        r.duration_ms,
+        r.error_code,
+        r.error_message,
+        False,
+        r.blocked_by_json,
+        r.reason,
     )
 
 
@@ -282,15 +323,19 @@ def on_reset(row: StageStateRow | None, event: ev.StageReset, info: EventInfo) -
 
 
 def on_blocked(row: StageStateRow | None, event: ev.StageBlocked, info: EventInfo) -> StageStateRow:
-    return _enter(
-        row,
-        event,
+    r = _fresh(event, info) if row is None else row
+    return _moved(
+        r,
         info,
         "blocked",
         "await_upstream",
-        blocked_by_json=_encoder.encode(list(event.blocked_by)).decode(),
+        r.attempts,
+        r.max_attempts,
+        r.started_at,
+        r,
         error_code=event.error_code,
         error_message=event.error_message,
+        blocked_by_json=_encoder.encode(list(event.blocked_by)).decode(),
     )
 
 
@@ -299,26 +344,34 @@ def on_unblocked(row: StageStateRow | None, event: ev.StageUnblocked, info: Even
 
 
 def on_skipped(row: StageStateRow | None, event: ev.StageSkipped, info: EventInfo) -> StageStateRow:
-    return _enter(row, event, info, "skipped", "none", reason=bound_text(event.reason, 500))
+    r = _fresh(event, info) if row is None else row
+    reason = bound_text(event.reason, 500)
+    return _moved(r, info, "skipped", "none", r.attempts, r.max_attempts, r.started_at, r, reason=reason)
 
 
 def on_canceled(row: StageStateRow | None, event: ev.StageCanceled, info: EventInfo) -> StageStateRow:
+    r = _fresh(event, info) if row is None else row
     reason = None if event.reason is None else bound_text(event.reason, 500)
     finished_at = utc_or_none(event.canceled_at)
-    return _enter(
-        row,
-        event,
+    return _moved(
+        r,
         info,
         "canceled",
         "reset_required",
-        clear_owner=True,
+        r.attempts,
+        r.max_attempts,
+        r.started_at,
+        _UNOWNED,
         finished_at=finished_at,
         reason=reason,
     )
 
 
 def on_marked_stale(row: StageStateRow | None, event: ev.StageMarkedStale, info: EventInfo) -> StageStateRow:
-    return _enter(row, event, info, "stale", "reset_required", reason=event.reason)
+    r = _fresh(event, info) if row is None else row
+    return _moved(
+        r, info, "stale", "reset_required", r.attempts, r.max_attempts, r.started_at, r, reason=event.reason
+    )
 
 
 _FOLDS = (
