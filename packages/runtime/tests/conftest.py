@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from playwright.sync_api import Page, ViewportSize, sync_playwright
 
+from jobctrl.kernel.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from jobctrl.kernel.store import Database
 from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.api.services import Services
@@ -78,16 +79,10 @@ def live(db_url: str) -> Iterator[RunningApi]:
     yield from run_api(ApiConfig(database_url=db_url, sse_poll_s=0.05))
 
 
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
-]  # fmt: skip
-
-
 def chromium_page(viewport: ViewportSize | None = None) -> Iterator[Page]:
     """A page of a headless Chromium (``/usr/bin/chromium``), closed afterwards."""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
         try:
             yield browser.new_page(viewport=viewport) if viewport else browser.new_page()
         finally:

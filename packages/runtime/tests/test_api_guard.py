@@ -14,6 +14,7 @@ from playwright.sync_api import sync_playwright
 from typer.testing import CliRunner
 
 from jobctrl.domain_types import registry
+from jobctrl.kernel.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from jobctrl.kernel.errors import ConfigurationError
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.runtime.api import guard, pages
@@ -21,7 +22,7 @@ from jobctrl.runtime.api.app import ApiConfig, create_app
 from jobctrl.runtime.cli import app as cli
 from jobctrl.testing.runtime.api_seed import discover_job, project
 
-from .conftest import CHROMIUM_ARGS, RunningApi, run_api
+from .conftest import RunningApi, run_api
 
 TOKEN = secrets.token_urlsafe(32)
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -123,7 +124,7 @@ def test_the_dashboard_streams_with_the_cookie_and_no_url_holds_the_token(
     project(database)
     urls: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
         try:
             page = browser.new_page()
             page.on("request", lambda request: urls.append(request.url))
@@ -156,7 +157,7 @@ def test_the_pages_and_their_shared_assets_are_public_and_their_data_takes_the_h
     assert httpx.get(f"{base}/v1/outreach/threads", timeout=5).status_code == 401
     urls: list[str] = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
         try:
             page = browser.new_page()
             page.on("request", lambda request: urls.append(request.url))

@@ -24,12 +24,7 @@ from typing import TYPE_CHECKING
 from jobctrl.kernel.exports import lazy_exports
 
 if TYPE_CHECKING:
-    from jobctrl.apply.adapters.browser import (
-        CHROMIUM_ARGS,
-        CHROMIUM_PATH,
-        PlaywrightBrowserApply,
-        launch_chromium,
-    )
+    from jobctrl.apply.adapters.browser import PlaywrightBrowserApply, launch_chromium
     from jobctrl.apply.adapters.guard_script import CLASSIFY_JS
     from jobctrl.apply.adapters.smtp import SmtpEmailSender
     from jobctrl.apply.domain.approval import approval_refusal_reason
@@ -104,8 +99,6 @@ _EXPORTS: dict[str, str] = {
     "ApplicantProfile": "jobctrl.apply.domain.facts",
     "ApplicationMaterials": "jobctrl.apply.domain.facts",
     "ApprovalRefusal": "jobctrl.apply.domain.errors",
-    "CHROMIUM_ARGS": "jobctrl.apply.adapters.browser",
-    "CHROMIUM_PATH": "jobctrl.apply.adapters.browser",
     "CLASSIFY_JS": "jobctrl.apply.adapters.guard_script",
     "ClaimPolicy": "jobctrl.apply.domain.facts",
     "CurrentJobFacts": "jobctrl.apply.domain.facts",
@@ -125,8 +118,6 @@ _EXPORTS: dict[str, str] = {
     "InvalidSnooze": "jobctrl.apply.domain.errors",
 }
 __all__ = [
-    "CHROMIUM_ARGS",
-    "CHROMIUM_PATH",
     "CLASSIFY_JS",
     "USER_OUTCOMES",
     "USER_WORD",

@@ -41,16 +41,8 @@ from jobctrl.apply.ports import (
     PageUnavailable,
     SubmitOutcomeUnknown,
 )
+from jobctrl.kernel.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 
-CHROMIUM_PATH = "/usr/bin/chromium"
-CHROMIUM_ARGS = (
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-)
 _FORM = "form:has([data-jobctrl-field])"
 _SUBMIT_BUTTON = f"{_FORM} button[type=submit], {_FORM} input[type=submit], {_FORM} button:not([type])"
 _WIDGETS: dict[str, ChallengeWidget] = {

@@ -22,8 +22,6 @@ from rich.console import Console
 from rich.table import Table
 
 from jobctrl.apply import (
-    CHROMIUM_ARGS,
-    CHROMIUM_PATH,
     CLASSIFY_JS,
     USER_OUTCOMES,
     USER_WORD,
@@ -34,6 +32,7 @@ from jobctrl.apply import (
 from jobctrl.apply import application_repository as apply_jobs
 from jobctrl.contact import PersonalDataVault
 from jobctrl.domain_types import registry
+from jobctrl.kernel.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.store import EventStore

@@ -17,17 +17,8 @@ from types import TracebackType
 from playwright.sync_api import Browser, Page, Playwright, Route, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from jobctrl.kernel.chromium import CHROMIUM_ARGS, CHROMIUM_PATH
 from jobctrl.materials.domain.errors import PdfRenderError
-
-CHROMIUM_PATH = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 class ChromiumPdfRenderer:
@@ -43,7 +34,7 @@ class ChromiumPdfRenderer:
         if self._browser is None:
             self._playwright = sync_playwright().start()
             self._browser = self._playwright.chromium.launch(
-                executable_path=self.executable_path, args=CHROMIUM_ARGS
+                executable_path=self.executable_path, args=list(CHROMIUM_ARGS)
             )
         return self._browser
 
