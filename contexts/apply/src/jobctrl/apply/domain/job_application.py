@@ -11,6 +11,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+import msgspec
+
 from jobctrl.apply.domain.errors import (
     ClaimRefusal,
     ClaimRefused,
@@ -66,14 +68,8 @@ class RunState:
     handoff: ManualCompletionPrepared | None = None
 
 
-@dataclass(frozen=True)
-class EmailCandidate:
-    run_id: str
-    recipient: str
-    subject: str
-    body: str
-    attachment_artifact_id: str
-    attachment_name: str
+# The email a dry run found, recorded as it is found: the candidate and its event are one fact.
+EmailCandidate = EmailApplicationCandidateRecorded
 
 
 @dataclass
@@ -183,16 +179,7 @@ class JobApplication(Aggregate):
 
     def record_email_candidate(self, run_id: str, candidate: EmailCandidate) -> None:
         self._active(run_id)
-        self._record(
-            EmailApplicationCandidateRecorded(
-                run_id=run_id,
-                recipient=candidate.recipient,
-                subject=candidate.subject,
-                body=candidate.body,
-                attachment_artifact_id=candidate.attachment_artifact_id,
-                attachment_name=candidate.attachment_name,
-            )
-        )
+        self._record(msgspec.structs.replace(candidate, run_id=run_id))
 
     def complete_dry_run(self, run_id: str, evidence: DryRunCompleted) -> None:
         run = self._active(run_id)
@@ -312,14 +299,7 @@ class JobApplication(Aggregate):
 
     @applies(EmailApplicationCandidateRecorded)
     def _on_candidate(self, event: EmailApplicationCandidateRecorded) -> None:
-        self.state.email_candidate = EmailCandidate(
-            run_id=event.run_id,
-            recipient=event.recipient,
-            subject=event.subject,
-            body=event.body,
-            attachment_artifact_id=event.attachment_artifact_id,
-            attachment_name=event.attachment_name,
-        )
+        self.state.email_candidate = event
 
     @applies(ApplyRunEventRecorded)
     def _on_run_event(self, event: ApplyRunEventRecorded) -> None:
