@@ -48,40 +48,34 @@ def record_fanout_plans(
     clock: Clock,
 ) -> int:
     """Returns how many members this call marked not eligible."""
+
+    def record() -> int:  # one attempt, on the execution as it is stored now
+        execution = load_execution(store, ref, clock)
+        at = isoformat(clock.now())
+        for plan in plans:
+            if plan.job_id not in execution.members:
+                if execution.closed:
+                    continue  # a late sweep after the close: the membership is final
+                execution.link(plan.job_id, cohort, at=at)
+            with contextlib.suppress(WorkPlanConflict):  # the first plan stands
+                execution.plan(
+                    plan.job_id, steps=list(plan.steps), child_workflow_id=plan.child_workflow_id, at=at
+                )
+        marked = 0
+        if cohort == TERMINAL_COHORT:
+            targeted = {p.job_id for p in plans}
+            for job_id, member in sorted(execution.members.items()):
+                if job_id not in targeted and member.plan_state == "pending":
+                    marked += execution.mark_not_eligible(job_id, reason=NOT_A_TARGET, at=at)
+            execution.close_membership(at=at)
+        save_execution(store, execution, clock)
+        return marked
+
     for attempt in range(ATTEMPTS):
         try:
-            return _record(store, ref, cohort, plans, clock)
+            return record()
         except ConcurrencyConflict:
             if attempt == ATTEMPTS - 1:
                 raise
             time.sleep(0.02 * (attempt + 1))
     return 0  # pragma: no cover - the loop returns or raises
-
-
-def _record(
-    store: EventStore,
-    ref: ExecutionRef,
-    cohort: CohortKind,
-    plans: Sequence[PlannedMember],
-    clock: Clock,
-) -> int:
-    execution = load_execution(store, ref, clock)
-    at = isoformat(clock.now())
-    for plan in plans:
-        if plan.job_id not in execution.members:
-            if execution.closed:
-                continue  # a late sweep after the close: the membership is final
-            execution.link(plan.job_id, cohort, at=at)
-        with contextlib.suppress(WorkPlanConflict):  # the first plan stands
-            execution.plan(
-                plan.job_id, steps=list(plan.steps), child_workflow_id=plan.child_workflow_id, at=at
-            )
-    marked = 0
-    if cohort == TERMINAL_COHORT:
-        targeted = {p.job_id for p in plans}
-        for job_id, member in sorted(execution.members.items()):
-            if job_id not in targeted and member.plan_state == "pending":
-                marked += execution.mark_not_eligible(job_id, reason=NOT_A_TARGET, at=at)
-        execution.close_membership(at=at)
-    save_execution(store, execution, clock)
-    return marked
