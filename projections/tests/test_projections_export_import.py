@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from jobctrl.kernel.registry import EventRegistry
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.store import Database, EventStore
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.importing import export_file, import_file
 from jobctrl.projections.runner import ProjectionRunner
-from jobctrl.testing.plugin import PgSchema
+from jobctrl.testing.plugin import fresh_url, opened
 from jobctrl.testing.synthetic import generate, write_log
 
 pytestmark = [pytest.mark.both_databases, pytest.mark.integration]
@@ -22,18 +22,8 @@ pytestmark = [pytest.mark.both_databases, pytest.mark.integration]
 @pytest.fixture
 def elsewhere(db_kind: str, tmp_path: Path) -> Iterator[Database]:
     """A second, empty database of the same kind."""
-    if db_kind == "sqlite":
-        db = open_database(f"sqlite:///{tmp_path / 'elsewhere.db'}")
+    with fresh_url(db_kind, tmp_path, "elsewhere") as url, opened(url) as db:
         yield db
-        db.dispose()
-        return
-    schema = PgSchema()
-    db = open_database(schema.url)
-    try:
-        yield db
-    finally:
-        db.dispose()
-        schema.drop()
 
 
 def test_an_exported_log_imported_elsewhere_rebuilds_every_table_identically(

@@ -6,31 +6,27 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.events import StageStarted
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.waiting import ListenWaiter, waiter_for
 from jobctrl.projections.watermarks import read_watermark
-from jobctrl.testing.plugin import PgSchema
+from jobctrl.testing.plugin import fresh_url, opened
 
 pytestmark = pytest.mark.postgres
 POLL_FALLBACK = 30.0  # far longer than the test waits: only a notification can wake the runner
 
 
 @pytest.fixture
-def pg() -> Iterator[Database]:
-    schema = PgSchema()
-    db = open_database(schema.url)
-    try:
+def pg(tmp_path: Path) -> Iterator[Database]:
+    with fresh_url("postgres", tmp_path) as url, opened(url) as db:
         yield db
-    finally:
-        db.dispose()
-        schema.drop()
 
 
 def test_a_notification_wakes_the_following_runner(pg: Database) -> None:

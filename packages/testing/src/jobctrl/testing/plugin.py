@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import uuid
@@ -91,10 +92,12 @@ def db_kind() -> str:  # replaced by parametrisation in pytest_generate_tests
     return "sqlite"
 
 
-@pytest.fixture
-def db_url(db_kind: str, tmp_path: Path) -> Iterator[str]:
+@contextlib.contextmanager
+def fresh_url(db_kind: str, tmp_path: Path, name: str = "jobctrl") -> Iterator[str]:
+    """The URL of a new, empty database of that kind: a SQLite file in ``tmp_path``, or a PostgreSQL
+    schema of its own that is dropped afterwards."""
     if db_kind == "sqlite":
-        yield f"sqlite:///{tmp_path / 'jobctrl.db'}"
+        yield f"sqlite:///{tmp_path / f'{name}.db'}"
         return
     schema = PgSchema()
     try:
@@ -103,13 +106,26 @@ def db_url(db_kind: str, tmp_path: Path) -> Iterator[str]:
         schema.drop()
 
 
-@pytest.fixture
-def database(db_url: str) -> Iterator[Database]:
-    db = open_database(db_url)
+@contextlib.contextmanager
+def opened(url: str) -> Iterator[Database]:
+    """The database at ``url``, its connections disposed afterwards."""
+    db = open_database(url)
     try:
         yield db
     finally:
         db.dispose()
+
+
+@pytest.fixture
+def db_url(db_kind: str, tmp_path: Path) -> Iterator[str]:
+    with fresh_url(db_kind, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def database(db_url: str) -> Iterator[Database]:
+    with opened(db_url) as db:
+        yield db
 
 
 @pytest.fixture
