@@ -15,29 +15,20 @@ from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick,
 from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.sample_board import SampleJobBoard
-from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
 from jobctrl.discovery.use_cases.link_execution_members import load_execution
 from jobctrl.discovery.use_cases.register_sources import register_sources
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration import DiscoveryRunLog
-from jobctrl.politeness import PolitenessGateway, UserAgent
+from jobctrl.testing.discovery_activities import local_discovery_activities
 
 EXECUTION = ExecutionRef("local", "discover-local", "run-1")
 
 
 def _activities(store: EventStore, sources: list[SourceConfig]) -> DiscoveryActivities:
     clock = FixedClock(datetime(2026, 3, 1, 9, 0, tzinfo=UTC))
-    return DiscoveryActivities(
-        store,
-        runs=DiscoveryRunLog(store, clock),
-        sources=lambda: sources,
-        gateway=lambda: PolitenessGateway(UserAgent(contact="mailto:test@example.org")),
-        clock=clock,
-        policy_override=quick_local_policy,
-    )
+    return local_discovery_activities(store, lambda: sources, clock)
 
 
 def test_plan_then_family_links_the_observed_jobs(database: Database) -> None:

@@ -12,10 +12,8 @@ import pytest
 from temporalio.testing import ActivityEnvironment
 
 from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick, SourceFamilyInput
-from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.domain.content import SHINGLE_JACCARD_THRESHOLD, content_fingerprint, jaccard, shingles
 from jobctrl.discovery.sample_board import SampleJobBoard
-from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
 from jobctrl.discovery.sample_board.postings import (
     MAX_SCALED_POSTINGS,
     SAMPLE_POSTINGS,
@@ -26,8 +24,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import Database, EventStore
-from jobctrl.orchestration import DiscoveryRunLog
-from jobctrl.politeness import PolitenessGateway, UserAgent
+from jobctrl.testing.discovery_activities import local_discovery_activities
 
 
 def test_the_unscaled_board_is_the_sample_itself() -> None:
@@ -74,14 +71,7 @@ def test_discovery_over_a_scaled_board_finds_every_synthetic_posting_as_a_new_jo
         sources = [s for s in board.sources() if s.employer not in sample_employers]
         assert len(sources) == 5  # forty postings: five synthetic employers of eight roles
         register_sources(store, sources, clock=clock)
-        acts = DiscoveryActivities(
-            store,
-            runs=DiscoveryRunLog(store, clock),
-            sources=lambda: sources,
-            gateway=lambda: PolitenessGateway(UserAgent(contact="mailto:test@example.org")),
-            clock=clock,
-            policy_override=quick_local_policy,
-        )
+        acts = local_discovery_activities(store, lambda: sources, clock)
         execution = ExecutionRef("local", "discover-local", "run-1")
         run: Callable[..., object] = ActivityEnvironment().run
         plan = run(acts.plan_discovery_sources, PlanSourcesInput(execution, []))

@@ -24,11 +24,9 @@ from temporalio.testing import ActivityEnvironment
 from typer.testing import CliRunner, Result
 
 from jobctrl.activity_contracts.contracts import PlanSourcesInput, ProgressTick, SourceFamilyInput
-from jobctrl.discovery.activities import DiscoveryActivities
 from jobctrl.discovery.events import JobSourceObserved, SourceCrawlRecorded, SourceStateChanged
 from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.broad_boards import StandInBoards, WorkerKilled
-from jobctrl.discovery.sample_board.misbehaviour import quick_local_policy
 from jobctrl.discovery.sample_board.postings import SamplePosting
 from jobctrl.discovery.sample_board.server import LocalHttpServer, Route
 from jobctrl.discovery.sample_board.vendors import (
@@ -43,11 +41,10 @@ from jobctrl.discovery.sample_board.vendors import (
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.kernel.store import EventStore
-from jobctrl.orchestration import DiscoveryRunLog
-from jobctrl.politeness import PolitenessGateway, UserAgent
 from jobctrl.runtime.cli import app
 from jobctrl.runtime.composition.sources import registry_catalog
 from jobctrl.runtime.config import load_config
+from jobctrl.testing.discovery_activities import local_discovery_activities
 from jobctrl.testing.stored import events_of
 
 from .stand_ins import bad_answers, postings_of
@@ -182,10 +179,8 @@ def cross_posted(world: World, count: int, token: str) -> None:
 
 def discover(world: World, store: EventStore, run: str = "run-1") -> None:
     clock = FixedClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
-    acts = DiscoveryActivities(
-        store, runs=DiscoveryRunLog(store, clock), sources=registry_catalog(store),
-        gateway=lambda: PolitenessGateway(UserAgent(contact="mailto:test@example.org")),
-        clock=clock, policy_override=quick_local_policy,
+    acts = local_discovery_activities(
+        store, registry_catalog(store), clock,
         broad_boards=lambda: load_config().discovery.broad_boards, board_scraper=world.boards,
     )  # fmt: skip
     env = ActivityEnvironment()
