@@ -7,10 +7,11 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 from typer.testing import CliRunner
 
 from jobctrl.domain_types import registry
@@ -117,24 +118,31 @@ def test_the_stream_accepts_the_session_cookie_and_nothing_else_does(guarded: Ru
     assert httpx.get(f"{base}/v1/events/stream", cookies=bogus, timeout=5).status_code == 401
 
 
+@contextmanager
+def _chromium_page(urls: list[str]) -> Iterator[Page]:
+    """A fresh Chromium page that records the URL of every request it makes into ``urls``."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
+        try:
+            page = browser.new_page()
+            page.on("request", lambda request: urls.append(request.url))
+            yield page
+        finally:
+            browser.close()
+
+
 def test_the_dashboard_streams_with_the_cookie_and_no_url_holds_the_token(
     guarded: RunningApi, database: Database
 ) -> None:
     discover_job(EventStore(database, registry()), "seeded", title="Seeded role")
     project(database)
     urls: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
-        try:
-            page = browser.new_page()
-            page.on("request", lambda request: urls.append(request.url))
-            page.goto(f"{guarded.base_url}/#token={TOKEN}")
-            page.wait_for_selector("#status.live", timeout=15_000)
-            page.wait_for_selector("#jobs tr", timeout=5_000)
-            address = page.url
-            cookies = page.context.cookies()
-        finally:
-            browser.close()
+    with _chromium_page(urls) as page:
+        page.goto(f"{guarded.base_url}/#token={TOKEN}")
+        page.wait_for_selector("#status.live", timeout=15_000)
+        page.wait_for_selector("#jobs tr", timeout=5_000)
+        address = page.url
+        cookies = page.context.cookies()
     assert TOKEN not in address
     assert any(u.endswith("/v1/events/stream") for u in urls)
     assert not any(TOKEN in u for u in urls[1:])  # only the first navigation's fragment, never sent
@@ -156,17 +164,11 @@ def test_the_pages_and_their_shared_assets_are_public_and_their_data_takes_the_h
         assert '<link rel="stylesheet" href="/static/jobctrl.css">' in (pages.STATIC / page_name).read_text()
     assert httpx.get(f"{base}/v1/outreach/threads", timeout=5).status_code == 401
     urls: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
-        try:
-            page = browser.new_page()
-            page.on("request", lambda request: urls.append(request.url))
-            page.goto(f"{base}/contacts#token={TOKEN}")  # the shared script sends it as a header
-            page.wait_for_selector("body[data-loaded]", timeout=15_000)
-            assert page.text_content("#tasks") == "No research results yet."
-            size = page.eval_on_selector("h1", "h => getComputedStyle(h).fontSize")
-        finally:
-            browser.close()
+    with _chromium_page(urls) as page:
+        page.goto(f"{base}/contacts#token={TOKEN}")  # the shared script sends it as a header
+        page.wait_for_selector("body[data-loaded]", timeout=15_000)
+        assert page.text_content("#tasks") == "No research results yet."
+        size = page.eval_on_selector("h1", "h => getComputedStyle(h).fontSize")
     assert size == "22.4px"  # 1.4rem: the shared stylesheet applied
     assert any(u.endswith("/static/jobctrl.js") for u in urls)
     assert not any(TOKEN in u for u in urls[1:])
