@@ -31,6 +31,8 @@ A snapshot is written in the save's own transaction and is only a cache (ADR 000
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
@@ -136,6 +138,24 @@ class Aggregate:
         self._pending.clear()
 
 
+_APPLICATIONS: weakref.WeakKeyDictionary[EventStore, dict[SnapshotCodec | None, JobCtrlApplication]] = (
+    weakref.WeakKeyDictionary()
+)
+_APPLICATIONS_LOCK = threading.Lock()
+
+
+def _application(store: EventStore, codec: SnapshotCodec | None) -> JobCtrlApplication:
+    """One library ``Application`` per store and snapshot codec, shared by the repositories built
+    on them (ADR 0375): it holds no state of a load or a save, and building one (factory, mapper,
+    recorders, repository) cost more than the load of a short stream."""
+    with _APPLICATIONS_LOCK:
+        apps = _APPLICATIONS.setdefault(store, {})
+        app = apps.get(codec)
+        if app is None:
+            app = apps[codec] = JobCtrlApplication(store, codec)
+        return app
+
+
 class AggregateRepository(Generic[A]):
     def __init__(
         self,
@@ -157,7 +177,7 @@ class AggregateRepository(Generic[A]):
         self.tenant_id = tenant_id
         self.snapshot_interval = snapshot_interval
         self._codec = snapshot_codec if snapshot_interval else None
-        self.application = JobCtrlApplication(store, self._codec)
+        self.application = _application(store, self._codec)
 
     @classmethod
     def for_class(cls, store: EventStore, aggregate_cls: type[A], **kwargs: Any) -> AggregateRepository[A]:

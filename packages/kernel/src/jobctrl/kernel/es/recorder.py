@@ -68,6 +68,12 @@ _COLUMNS = (
 )
 
 
+_SELECT_STREAM = (
+    "SELECT position, stream_id, stream_version, event_type, payload, event_id, schema_version,"
+    " tenant_id, occurred_at, metadata FROM job_events WHERE stream_id = "
+)
+
+
 def _stored(row: Any) -> JobStoredEvent:
     return JobStoredEvent(
         originator_id=row[1],
@@ -153,10 +159,22 @@ class JobEventsRecorder(ApplicationRecorder):
         desc: bool = False,
         limit: int | None = None,
     ) -> Sequence[StoredEvent]:
-        query = select(*_COLUMNS).where(job_events.c.stream_id == str(originator_id))
-        query = version_window(query, job_events.c.stream_version, gt=gt, lte=lte, desc=desc, limit=limit)
-        with self.store.db.read() as conn:
-            return [_stored(r) for r in conn.execute(query)]
+        # The hot read of every aggregate load: plain SQL on the driver (ADR 0375), the same window
+        # as ``version_window`` spells for SQLAlchemy.
+        db = self.store.db
+        m = db.mark
+        params: list[object]
+        sql, params = _SELECT_STREAM + m, [str(originator_id)]
+        if gt is not None:
+            sql += f" AND stream_version > {m}"
+            params.append(gt)
+        if lte is not None:
+            sql += f" AND stream_version <= {m}"
+            params.append(lte)
+        sql += " ORDER BY stream_version DESC" if desc else " ORDER BY stream_version"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [_stored(r) for r in db.fetch(sql, params)]
 
     def select_notifications(
         self,

@@ -216,6 +216,29 @@ class Database:
                 self.check_identity(conn)
                 yield conn
 
+    @property
+    def mark(self) -> str:
+        """The driver's parameter mark, for :meth:`fetch`'s SQL."""
+        return "%s" if self.is_postgres else "?"
+
+    def fetch(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        """The rows of one ``SELECT`` (parameters marked with :attr:`mark`) on a pooled connection's
+        driver cursor: the same storage check and error mapping as :meth:`read`, without SQLAlchemy's
+        statement and transaction machinery (the hot per-stream reads, ADR 0375).  One statement is
+        one snapshot on its own (SQLite runs it in autocommit; the pool rolls PostgreSQL's back)."""
+        with self.storage_errors(writing=False):
+            self.verify()
+            pooled = self.engine.raw_connection()
+            try:
+                cur = pooled.driver_connection.cursor()  # type: ignore[union-attr]
+                try:
+                    cur.execute(sql, params)
+                    return list(cur.fetchall())
+                finally:
+                    cur.close()
+            finally:
+                pooled.close()
+
     @contextmanager
     def read(self) -> Iterator[Connection]:
         with self.storage_errors(writing=False):
