@@ -37,28 +37,31 @@ SKIPPED_WHEN_NOT_ELIGIBLE: tuple[Stage, ...] = ("tailor", "cover")
 NO_REQUIREMENTS = "no_requirements"
 
 
+def _verdict_of(score: JobScore | None, min_score: int) -> tuple[str, str] | None:
+    """``(reason, code)`` of why the score makes the job not eligible; None when it is eligible."""
+    if score is None or score.fit_score is None:
+        return "not scored", "not_scored"
+    if score.breakdown is not None and any(r.fit is Fit.BLOCKED for r in score.breakdown.requirements):
+        return "a requirement blocks", "requirement_blocked"
+    if score.fit_score < min_score:
+        return f"fit {score.fit_score} below {min_score}", "below_min_fit_score"
+    return None
+
+
+def _load_score(store: EventStore, job_id: str) -> JobScore | None:
+    return AggregateRepository.for_class(store, JobScore).load(job_id)
+
+
 def eligibility(store: EventStore, job_id: str, min_score: int) -> str | None:
     """None when the job's current score makes it eligible; else the reason it is not."""
-    score = AggregateRepository.for_class(store, JobScore).load(job_id)
-    if score is None or score.fit_score is None:
-        return "not scored"
-    if score.breakdown is not None and any(r.fit is Fit.BLOCKED for r in score.breakdown.requirements):
-        return "a requirement blocks"
-    if score.fit_score < min_score:
-        return f"fit {score.fit_score} below {min_score}"
-    return None
+    verdict = _verdict_of(_load_score(store, job_id), min_score)
+    return None if verdict is None else verdict[0]
 
 
 def ineligibility_code(store: EventStore, job_id: str, min_score: int) -> str | None:
     """The bounded code of :func:`eligibility`'s verdict (None when eligible)."""
-    score = AggregateRepository.for_class(store, JobScore).load(job_id)
-    if score is None or score.fit_score is None:
-        return "not_scored"
-    if score.breakdown is not None and any(r.fit is Fit.BLOCKED for r in score.breakdown.requirements):
-        return "requirement_blocked"
-    if score.fit_score < min_score:
-        return "below_min_fit_score"
-    return None
+    verdict = _verdict_of(_load_score(store, job_id), min_score)
+    return None if verdict is None else verdict[1]
 
 
 class ScoringActivities:
@@ -91,10 +94,10 @@ class ScoringActivities:
             tracker.skip(job_id, stage, code)  # only a Pending row moves; idempotent on retry
 
     def _verdict(self, tracker: StageTracker, job_id: str) -> PreparationStepResult:
-        reason = eligibility(self.store, job_id, self.min_score)
-        if reason is None:
+        verdict = _verdict_of(_load_score(self.store, job_id), self.min_score)  # one load for both
+        if verdict is None:
             return PreparationStepResult("done")
-        code = ineligibility_code(self.store, job_id, self.min_score) or "not_eligible"
+        reason, code = verdict
         self._skip_rest(tracker, job_id, code)
         return PreparationStepResult("not_eligible", reason)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from enum import Enum
+from functools import lru_cache
 
 from jobctrl.llm.offline import OfflineProvider
 from jobctrl.llm.port import StructuredRequest
@@ -68,11 +69,23 @@ class _Section(Enum):
     NICE = 2
 
 
-def keywords_in(text: str) -> list[str]:
+# One compiled pattern per lexicon term, in lexicon order (a term stands alone: no letter, digit, +
+# or # touches it, so "java" is not found in "javascript").
+_TERMS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (term, re.compile(rf"(?<![a-z0-9+#]){re.escape(term)}(?![a-z0-9+#])")) for term in LEXICON
+)
+
+
+@lru_cache(maxsize=4096)
+def _terms_in(text: str) -> tuple[str, ...]:
     lowered = text.lower()
-    return [
-        term for term in LEXICON if re.search(rf"(?<![a-z0-9+#]){re.escape(term)}(?![a-z0-9+#])", lowered)
-    ]
+    return tuple(term for term, pattern in _TERMS if pattern.search(lowered))
+
+
+def keywords_in(text: str) -> list[str]:
+    """The lexicon's terms the text names, in lexicon order.  A pure function of the text, so its
+    answers are remembered: the matcher asks it about every profile item for every requirement."""
+    return list(_terms_in(text))
 
 
 def _heading(line: str) -> _Section | None:
@@ -148,7 +161,7 @@ def _related(term: str) -> frozenset[str]:
 
 
 def _mentions(item: EvidenceItem, terms: Sequence[str] | frozenset[str]) -> bool:
-    return bool(set(keywords_in(item.text)) & set(terms))
+    return not set(terms).isdisjoint(_terms_in(item.text))
 
 
 def _match_keywords(req: ExtractedRequirement, profile: CandidateProfile) -> tuple[Fit, list[str]]:
