@@ -9,6 +9,7 @@ import msgspec
 
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
+from jobctrl.kernel.errors import JobCtrlError
 from jobctrl.kernel.ids import LOCAL_TENANT
 from jobctrl.kernel.origin import WriteOrigin
 from jobctrl.kernel.store import ConcurrencyConflict, EventStore
@@ -35,15 +36,31 @@ def decide_and_save(
     job_id: str,
     decide: Callable[[JobMaterials], R],
     origin: WriteOrigin,
+    loaded: JobMaterials | None = None,
 ) -> tuple[JobMaterials, R]:
     """Load, decide, append; on a concurrent write to the same job, reload and decide again.
 
     Deciding is cheap and pure (the model call and artifact write happen before), so re-deciding on
     fresh state is safe; the aggregate's own idempotence rules then turn a duplicate into a no-op.
+    ``loaded`` is the aggregate the caller loaded for its own checks: the first decision is made on
+    it and its save is the check (a write since its load is a ``ConcurrencyConflict``, and the
+    decision is made again on a fresh load).  A decision that records nothing has no save to check
+    it, and a refusal may be the stale state's: on ``loaded`` either is made again on a fresh load
+    (as ADR 0363 does for the stage rows).
     """
     for attempt in range(1, SAVE_ATTEMPTS + 1):
-        materials = load(repo, job_id)
-        result = decide(materials)
+        reused, loaded = loaded, None
+        if reused is None:
+            materials = load(repo, job_id)
+            result = decide(materials)
+        else:
+            try:
+                materials, result = reused, decide(reused)
+            except JobCtrlError:
+                materials = JobMaterials(job_id)  # refused on what the caller saw: ask the store
+            if not materials.pending_events:
+                materials = load(repo, job_id)
+                result = decide(materials)
         try:
             repo.save(materials, **origin.metadata())
         except ConcurrencyConflict:

@@ -113,6 +113,10 @@ def render_pdf(
         status = RenderStatus.RENDERED
     at = now_iso(clock)
     decide_and_save(
-        repo, command.job_id, lambda m: m.record_pdf(command.artifact_type, pdf_id, at), command.origin
+        repo,
+        command.job_id,
+        lambda m: m.record_pdf(command.artifact_type, pdf_id, at),
+        command.origin,
+        materials,
     )
     return RenderOutcome(status, pdf_id, stored.sha256, source_id)

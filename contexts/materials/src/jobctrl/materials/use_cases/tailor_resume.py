@@ -115,7 +115,9 @@ def tailor_resume(
 
     if resume is None:
         errors = [issue.render() for issue in issues][:MAX_REPORTED_ISSUES]
-        materials, _ = decide_and_save(repo, posting.job_id, lambda m: m.fail_resume(errors), command.origin)
+        materials, _ = decide_and_save(
+            repo, posting.job_id, lambda m: m.fail_resume(errors), command.origin, materials
+        )
         return TailorOutcome(
             TailorStatus.FAILED,
             materials.resume_artifact_id,
@@ -129,7 +131,11 @@ def tailor_resume(
     artifacts.put(artifact_id, ArtifactKind.RESUME_JSON, data)  # before the event: the event never dangles
     line_count, at = len(resume.provenance()), now_iso(clock)
     materials, approved = decide_and_save(
-        repo, posting.job_id, lambda m: m.approve_resume(artifact_id, line_count, at), command.origin
+        repo,
+        posting.job_id,
+        lambda m: m.approve_resume(artifact_id, line_count, at),
+        command.origin,
+        materials,
     )
     status = TailorStatus.APPROVED if approved else TailorStatus.ALREADY_CURRENT
     return TailorOutcome(status, artifact_id, materials.generation)

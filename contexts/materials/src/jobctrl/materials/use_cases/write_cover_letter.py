@@ -102,7 +102,11 @@ def write_cover_letter(
         errors = tuple(issue.render() for issue in issues)[:MAX_REPORTED_ISSUES]
         if command.attempt_number >= MAX_COVER_ATTEMPTS:
             decide_and_save(
-                repo, posting.job_id, lambda m: m.exhaust_cover(command.attempt_number), command.origin
+                repo,
+                posting.job_id,
+                lambda m: m.exhaust_cover(command.attempt_number),
+                command.origin,
+                materials,
             )
             return CoverOutcome(CoverStatus.EXHAUSTED, None, errors)
         return CoverOutcome(CoverStatus.REJECTED, None, errors)
@@ -112,6 +116,6 @@ def write_cover_letter(
     artifacts.put(artifact_id, ArtifactKind.COVER_LETTER_JSON, data)
     at = now_iso(clock)
     _, created = decide_and_save(
-        repo, posting.job_id, lambda m: m.record_cover_letter(artifact_id, at), command.origin
+        repo, posting.job_id, lambda m: m.record_cover_letter(artifact_id, at), command.origin, materials
     )
     return CoverOutcome(CoverStatus.GENERATED if created else CoverStatus.ALREADY_CURRENT, artifact_id)
