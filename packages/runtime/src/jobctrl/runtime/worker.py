@@ -20,7 +20,6 @@ from pathlib import Path
 
 from temporalio.client import Client
 from temporalio.worker import Worker
-from temporalio.worker.workflow_sandbox import SandboxedWorkflowRunner, SandboxRestrictions
 
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import Database, EventStore
@@ -36,15 +35,11 @@ from jobctrl.runtime.reconcile.schedule import reconcile_discovery_schedule
 from jobctrl.runtime.settings import RuntimeSettings, SettingsSource
 from jobctrl.runtime.telemetry import heartbeat
 from jobctrl.runtime.telemetry.interceptor import ActivityRuntimeTelemetryInterceptor, RuntimeTelemetry
+from jobctrl.runtime.workflow_runner import sandbox_runner, worker_runner
+
+__all__ = ["LOCAL_ACTIVITY_SLOTS", "WorkerRuntime", "WorkerSizing", "build_worker", "sandbox_runner"]
 
 log = logging.getLogger(__name__)
-
-
-def sandbox_runner() -> SandboxedWorkflowRunner:
-    # jobctrl is passed through: its modules are import-side-effect free and deterministic to share.
-    return SandboxedWorkflowRunner(
-        restrictions=SandboxRestrictions.default.with_passthrough_modules("jobctrl")
-    )
 
 
 #: Local activities (the lifecycle records and the preparation checkpoint, ADR 0236) run inside a
@@ -99,7 +94,7 @@ def build_worker(
         max_concurrent_local_activities=sizing.local_activities,
         max_concurrent_workflow_tasks=sizing.workflow_tasks,
         interceptors=[ActivityRuntimeTelemetryInterceptor(telemetry)],
-        workflow_runner=sandbox_runner(),
+        workflow_runner=worker_runner(client.data_converter),  # ADR 0381
     )
 
 
