@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import statistics
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 Subject = Callable[[int], float]
+AsyncSubject = Callable[[int], Awaitable[float]]
 
 
 def rounds(default: int = 5) -> int:
@@ -45,16 +46,27 @@ class Samples:
         return statistics.median(n / d if d else float("inf") for n, d in pairs)
 
 
-def interleave(subjects: Mapping[str, Subject], rounds: int) -> Samples:
-    """Run every subject once per round, the order reversed on every other round (A B, B A, …), so a
-    subject is not always the one measured first (warm caches) or last (a rising load)."""
-    if not subjects:
+def _plan(names: Sequence[str], rounds: int) -> list[tuple[int, str]]:
+    """(round, subject) in run order: the order reversed on every other round."""
+    if not names:
         raise ValueError("interleave needs at least one subject")
     if rounds < 1:
         raise ValueError(f"interleave needs at least one round, got {rounds}")
-    order = list(subjects)
-    samples: dict[str, list[float]] = {name: [] for name in order}
-    for r in range(rounds):
-        for name in order if r % 2 == 0 else reversed(order):
-            samples[name].append(float(subjects[name](r)))
+    return [(r, name) for r in range(rounds) for name in (names if r % 2 == 0 else names[::-1])]
+
+
+def interleave(subjects: Mapping[str, Subject], rounds: int) -> Samples:
+    """Run every subject once per round, the order reversed on every other round (A B, B A, …), so a
+    subject is not always the one measured first (warm caches) or last (a rising load)."""
+    samples: dict[str, list[float]] = {name: [] for name in subjects}
+    for r, name in _plan(list(subjects), rounds):
+        samples[name].append(float(subjects[name](r)))
+    return Samples(samples)
+
+
+async def interleave_async(subjects: Mapping[str, AsyncSubject], rounds: int) -> Samples:
+    """``interleave`` for subjects that run on the caller's event loop (one awaited at a time)."""
+    samples: dict[str, list[float]] = {name: [] for name in subjects}
+    for r, name in _plan(list(subjects), rounds):
+        samples[name].append(float(await subjects[name](r)))
     return Samples(samples)
