@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Protocol
 
 import pytest
 
@@ -13,7 +14,19 @@ from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store import Database, EventStore
 
 NOW = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-Append = Callable[..., None]
+
+
+class Append(Protocol):
+    """The ``append`` fixture: ``events`` as one stream, with optional workflow/run metadata."""
+
+    def __call__(
+        self,
+        events: Sequence[DomainEvent],
+        *,
+        stream: str = ...,
+        workflow_id: str | None = ...,
+        run_id: str | None = ...,
+    ) -> None: ...
 
 
 @pytest.fixture

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from jobctrl.discovery.events import DiscoveryFeedbackRecorded
+from jobctrl.discovery.events import DiscoveryFeedbackRecorded, FeedbackKind
 from jobctrl.orchestration.events import (
+    ContinuationOutcome,
     ProfileContinuationClosed,
     ProfileContinuationCoalesced,
     ProfileContinuationDispatchIntended,
@@ -64,10 +65,10 @@ def test_an_intent_that_may_have_started_is_never_coalesced() -> None:
 
 
 def test_only_a_dispatched_continuation_closes_and_only_once() -> None:
-    def closed(intent: str, outcome: str) -> ProfileContinuationClosed:
+    def closed(intent: str, outcome: ContinuationOutcome) -> ProfileContinuationClosed:
         return ProfileContinuationClosed(
             intent_id=intent, workflow_id="prepare", outcome=outcome, closed_at=AT, recorded_by="workflow"
-        )  # type: ignore[arg-type]
+        )
 
     rows = fold(
         profiles.PROJECTION,
@@ -91,7 +92,7 @@ def test_only_a_dispatched_continuation_closes_and_only_once() -> None:
 
 
 def test_feedback_sorts_into_useful_duplicate_and_poor_per_source() -> None:
-    kinds = ("useful", "saved", "duplicate", "bad_source", "wrong_location")
+    kinds: tuple[FeedbackKind, ...] = ("useful", "saved", "duplicate", "bad_source", "wrong_location")
     events = [
         DiscoveryFeedbackRecorded(feedback_id=f"f{n}", job_id="j", source_id="s1", kind=k, recorded_at=AT)
         for n, k in enumerate(kinds)

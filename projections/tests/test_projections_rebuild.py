@@ -11,18 +11,21 @@ from alembic.runtime.migration import MigrationContext
 
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store import Database, EventStore, database_identity
-from jobctrl.orchestration.events import WorkflowStarted
+from jobctrl.orchestration.events import StageStarted, WorkflowStarted
 from jobctrl.projections.coverage import OPERATIONS
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.migrate import VERSION_TABLE, current_revision, head_revision, migrate
-from jobctrl.projections.model import Fold, Projection
+from jobctrl.projections.model import EventInfo, Fold, Projection
 from jobctrl.projections.read_models import stage_states
+from jobctrl.projections.read_models.stage_states import StageStateRow
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.watermarks import read_watermark
 from jobctrl.testing.synthetic import generate, write_log
+
+from .conftest import Append
 
 pytestmark = pytest.mark.both_databases
 
@@ -52,7 +55,8 @@ def test_a_rebuild_that_fails_halfway_changes_nothing(
         watermark = read_watermark(conn, "operations")
     calls = {"n": 0}
 
-    def explode(row, event, info):  # fails on the 200th stage event, after several committed batches
+    # fails on the 200th stage event, after several committed batches
+    def explode(row: StageStateRow | None, event: StageStarted, info: EventInfo) -> StageStateRow:
         calls["n"] += 1
         if calls["n"] == 200:
             raise RuntimeError("disk full")
@@ -101,7 +105,7 @@ def test_start_up_heals_a_projection_whose_rows_are_missing(
 
 
 def test_an_older_read_model_schema_is_migrated_before_use(
-    database: Database, reg: EventRegistry, store: EventStore, append
+    database: Database, reg: EventRegistry, store: EventStore, append: Append
 ) -> None:
     migrate(database, "p0001")  # the legacy shape an older install carries
     append(

@@ -29,6 +29,8 @@ from jobctrl.projections.status import read_status
 from jobctrl.projections.watermarks import read_watermark, set_watermark
 from jobctrl.testing.synthetic import generate, write_log
 
+from .conftest import Append
+
 pytestmark = pytest.mark.both_databases
 
 
@@ -36,7 +38,9 @@ def _started(job: str) -> StageStarted:
     return StageStarted(job_id=job, stage="enrich", attempt_number=1, started_at="2026-03-01T09:00:00.000Z")
 
 
-def test_a_batch_commits_rows_and_watermark_together(database: Database, reg: EventRegistry, append) -> None:
+def test_a_batch_commits_rows_and_watermark_together(
+    database: Database, reg: EventRegistry, append: Append
+) -> None:
     append([_started("j1"), _started("j2")], workflow_id="wf-1", run_id="run-1")
     runner = ProjectionRunner(database, reg)
     assert runner.catch_up() == 2
@@ -65,7 +69,7 @@ BROKEN = Projection(
 
 
 def test_a_failing_batch_leaves_neither_rows_nor_watermark(
-    database: Database, reg: EventRegistry, append
+    database: Database, reg: EventRegistry, append: Append
 ) -> None:
     append([_started("j1")])
     runner = ProjectionRunner(database, reg, [stage_states.PROJECTION, BROKEN])
@@ -78,7 +82,7 @@ def test_a_failing_batch_leaves_neither_rows_nor_watermark(
 
 
 def test_a_stale_batch_is_dropped_when_the_watermark_moved(
-    database: Database, reg: EventRegistry, append, monkeypatch: pytest.MonkeyPatch
+    database: Database, reg: EventRegistry, append: Append, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     append([_started("j1")])
     first, second = ProjectionRunner(database, reg), ProjectionRunner(database, reg)
@@ -112,7 +116,7 @@ def test_invalid_events_are_skipped_counted_and_reported(
 
 
 def test_follow_picks_up_new_events_and_stops_gracefully(
-    database: Database, reg: EventRegistry, append
+    database: Database, reg: EventRegistry, append: Append
 ) -> None:
     runner = ProjectionRunner(database, reg, poll_interval=0.05)
     runner.prepare()

@@ -23,7 +23,7 @@ from jobctrl.orchestration.domain.stages import states as kinds
 from jobctrl.orchestration.domain.stages.aggregate import JobStages
 from jobctrl.orchestration.domain.stages.fold import fold_job_stages
 from jobctrl.orchestration.domain.stages.states import StageOwner, StageState
-from jobctrl.orchestration.events import Stage
+from jobctrl.orchestration.events import Stage, StageBlocked, StageStarted
 from jobctrl.projections.model import EventInfo
 from jobctrl.projections.read_models.stage_states import PROJECTION, StageStateRow
 
@@ -219,9 +219,12 @@ def test_v1_events_upcast_then_fold_like_v2() -> None:
         1,
         2,
     )
+    # each is upcast to today's class
+    assert isinstance(blocked, StageBlocked) and isinstance(started, StageStarted)
     meta = b'{"eventId":"e1","workflowId":"wf","runId":"r1","attempt":2}'
     rows: dict[Any, Any] = {}
-    for n, event in enumerate((blocked, started), start=1):
+    upcast: tuple[StageBlocked | StageStarted, ...] = (blocked, started)
+    for n, event in enumerate(upcast, start=1):
         fold = _FOLDS[event.event_type]
         info = EventInfo.of(n, event.event_type, "local", _at(n), meta)
         rows[event.stage] = fold.apply(None, event, info)

@@ -139,6 +139,6 @@ def test_the_smtp_message_carries_one_recipient_and_one_attachment() -> None:
     )
     parsed = message_from_bytes(mail.as_bytes(), policy=email_policy.default)
     assert parsed["To"] == "jobs@acme.example" and parsed["Cc"] is None and parsed["Bcc"] is None
-    attachments = list(parsed.iter_attachments())  # type: ignore[attr-defined]
+    attachments = list(parsed.iter_attachments())
     assert [a.get_filename() for a in attachments] == ["resume.pdf"]
     assert attachments[0].get_content() == b"%PDF-1.4 x"

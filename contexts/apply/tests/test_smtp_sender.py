@@ -33,7 +33,7 @@ def test_starttls_then_login_then_exactly_one_message(tmp_path: Path) -> None:
         envelope = server.accepted[0]
         assert envelope.rcpt_tos == ["jobs@globex.example"]
         parsed = message_from_bytes(envelope.original_content or b"", policy=email_policy.default)
-        attachments = [p.get_filename() for p in parsed.iter_attachments()]  # type: ignore[attr-defined]
+        attachments = [p.get_filename() for p in parsed.iter_attachments()]
         assert attachments == ["resume.pdf"]
 
 

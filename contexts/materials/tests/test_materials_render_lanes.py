@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 
 import pytest
 
 from jobctrl.materials.adapters.rendering.lanes import RenderLanes
+from jobctrl.materials.ports import PdfRenderer
 
 
 class ThreadBoundRenderer:
@@ -32,6 +34,11 @@ class ThreadBoundRenderer:
         self.closed_on = threading.get_ident()
 
 
+def rendering(html: str) -> Callable[[PdfRenderer], bytes]:
+    """The lane work that renders ``html`` on whichever renderer the lane holds."""
+    return lambda renderer: renderer.render(html)
+
+
 @pytest.fixture(autouse=True)
 def _fresh() -> None:
     ThreadBoundRenderer.made = []
@@ -42,7 +49,7 @@ def test_two_lanes_render_two_documents_at_once_each_on_its_own_thread() -> None
     lanes = RenderLanes(lambda: ThreadBoundRenderer(barrier), lanes=2)
 
     async def both() -> list[bytes]:
-        return list(await asyncio.gather(*(lanes.run(lambda r, n=n: r.render(f"doc{n}")) for n in (1, 2))))
+        return list(await asyncio.gather(*(lanes.run(rendering(f"doc{n}")) for n in (1, 2))))
 
     assert sorted(asyncio.run(both())) == [b"%PDF-doc1", b"%PDF-doc2"]
     assert lanes.busiest == 2
@@ -56,7 +63,7 @@ def test_one_lane_renders_one_document_at_a_time_on_one_renderer() -> None:
     lanes = RenderLanes(ThreadBoundRenderer, lanes=1)
 
     async def many() -> list[bytes]:
-        return list(await asyncio.gather(*(lanes.run(lambda r, n=n: r.render(f"d{n}")) for n in range(5))))
+        return list(await asyncio.gather(*(lanes.run(rendering(f"d{n}")) for n in range(5))))
 
     assert len(asyncio.run(many())) == 5
     assert lanes.busiest == 1 and len(ThreadBoundRenderer.made) == 1

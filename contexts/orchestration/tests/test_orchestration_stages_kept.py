@@ -50,7 +50,7 @@ def _store(database: Database) -> EventStore:
     return store
 
 
-def _elsewhere(store: EventStore, transitions: Callable[[JobStages], None]) -> None:
+def _elsewhere(store: EventStore, transitions: Callable[[JobStages], object]) -> None:
     """Another process's write (the API's retry, the reconciler): no kept aggregate of ours."""
     change_job_stages(store, "j1", transitions, owner=OWNER, clock=FixedClock())
 

@@ -27,6 +27,7 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock, isoformat
 from jobctrl.kernel.events import DomainEvent, NewEvent
 from jobctrl.kernel.execution import ExecutionRefPayload
+from jobctrl.kernel.stages import Stage
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration.events import (
     PipelineStepCompleted,
@@ -35,6 +36,7 @@ from jobctrl.orchestration.events import (
     StageSkipped,
     StageStarted,
     StepDetail,
+    StepKind,
 )
 from jobctrl.runtime.api.operations import database_identity
 from jobctrl.runtime.api.operations.inventory import expected_app_dir
@@ -47,6 +49,8 @@ from .conftest import RunningApi, chromium_page
 
 WF, RUN = "discover-local", "0199aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee"
 REF = ExecutionRefPayload(tenant_id="local", workflow_id=WF, temporal_run_id=RUN)
+EARLY_STAGES: tuple[Stage, ...] = ("enrich", "score")
+LATE_STAGES: tuple[Stage, ...] = ("tailor", "cover")
 
 
 def _iso(dt: datetime) -> str:
@@ -78,18 +82,21 @@ def _seed_completed_discover(store: EventStore) -> None:
                 child_workflow_id=f"prep-{job}", reason_code=None, recorded_at=_iso(now),
             )
         )  # fmt: skip
-    for kind, key in (("source_family", "a"), ("source_family", "b"), ("source_family", "c"),
-                      ("enrichment_pass", "terminal"), ("preparation_fanout", "terminal")):  # fmt: skip
+    steps: tuple[tuple[StepKind, str], ...] = (
+        ("source_family", "a"), ("source_family", "b"), ("source_family", "c"),
+        ("enrichment_pass", "terminal"), ("preparation_fanout", "terminal"),
+    )  # fmt: skip
+    for kind, key in steps:
         events.append(
             PipelineStepCompleted(
-                execution=REF, step_kind=kind, item_key=key, attempt=1,  # type: ignore[arg-type]
+                execution=REF, step_kind=kind, item_key=key, attempt=1,
                 detail=StepDetail(code="jobs_observed", item_count=1), completed_at=_iso(now),
                 duration_ms=100,
             )
         )  # fmt: skip
     events.append(DiscoveryExecutionMembershipClosed(execution=REF, member_count=5, closed_at=_iso(now)))
     for job in jobs:
-        for stage in ("enrich", "score"):
+        for stage in EARLY_STAGES:
             events.append(StageStarted(job_id=job, stage=stage, attempt_number=1, started_at=_iso(now)))
             if stage == "score" and job.startswith("n"):
                 events.append(
@@ -99,7 +106,7 @@ def _seed_completed_discover(store: EventStore) -> None:
                 events.append(
                     StageCompleted(job_id=job, stage=stage, finished_at=_iso(now), duration_ms=1500)
                 )
-        for stage in ("tailor", "cover"):
+        for stage in LATE_STAGES:
             if job.startswith("n"):
                 events.append(StageSkipped(job_id=job, stage=stage, reason="no_requirements"))
             else:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from jobctrl.kernel.store import Database
-from jobctrl.runtime.api.models import unstorable_text
+from jobctrl.kernel.text import unstorable_text
 
 from .api_world import ApiWorld, api_world
 
@@ -21,8 +21,7 @@ def world(db_url: str, database: Database) -> Iterator[ApiWorld]:
     yield from api_world(db_url, database)
 
 
-def _json(body: str) -> dict[str, str]:
-    return {"content": body, "headers": {"Content-Type": "application/json"}}  # type: ignore[dict-item]
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.mark.parametrize(
@@ -37,7 +36,7 @@ def _json(body: str) -> dict[str, str]:
 )
 def test_unstorable_profile_text_is_a_422_naming_the_field(world: ApiWorld, body: str, field: str) -> None:
     before = world.head()
-    response = world.client.patch("/v1/profile", **_json(body))  # type: ignore[arg-type]
+    response = world.client.patch("/v1/profile", content=body, headers=JSON)
     assert response.status_code == 422, response.text
     error = response.json()["error"]
     assert error["code"] == "invalid_request" and field in error["message"]
@@ -47,7 +46,7 @@ def test_unstorable_profile_text_is_a_422_naming_the_field(world: ApiWorld, body
 
 def test_a_whole_surrogate_pair_is_fine(world: ApiWorld) -> None:
     body = '{"summary": [{"id": "sum-1", "text": "rocket \\ud83d\\ude80"}]}'
-    response = world.client.patch("/v1/profile", **_json(body))  # type: ignore[arg-type]
+    response = world.client.patch("/v1/profile", content=body, headers=JSON)
     assert response.status_code == 200, response.text
     assert response.json()["content"]["summary"] == [{"id": "sum-1", "text": "rocket \U0001f680"}]
 

@@ -125,9 +125,12 @@ def _openers(path: Path) -> list[str]:
     """Each call of ``open_database`` and each use of ``database_url_from_env`` in one module."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        name = (
-            node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
-        )
+        if isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.Attribute):
+            name = node.attr
+        else:
+            continue
         if name in ("open_database", "database_url_from_env"):
             found.append(f"{path.relative_to(RUNTIME_SRC)}:{node.lineno} {name}")
     return found

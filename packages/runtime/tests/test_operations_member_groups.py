@@ -35,9 +35,16 @@ NOW = datetime(2026, 3, 2, 12, tzinfo=UTC)
 WF, RUN = "discover-local", "11111111-1111-4111-8111-111111111111"
 KEY = ExecutionKey("local", WF, RUN)
 COHORT_SCOPE = {"observed_this_run": "current_execution", "existing_backlog": "execution_sweep"}
-STATES = ("pending", "queued", "running", "succeeded", "failed", "exhausted", "blocked", "skipped", "stale")
-STATES += ("canceled",)
-REQUIRED = (["enrich", "score"], ["enrich", "score", "tailor", "cover"], ["discover", "enrich"], [])
+STATES = (
+    "pending", "queued", "running", "succeeded", "failed", "exhausted", "blocked", "skipped", "stale",
+    "canceled",
+)  # fmt: skip
+REQUIRED: tuple[list[str], ...] = (
+    ["enrich", "score"],
+    ["enrich", "score", "tailor", "cover"],
+    ["discover", "enrich"],
+    [],
+)
 PLANS = ("planned", "planned", "pending", "not_eligible", "failed")
 OWNERS = ("wf-open", "wf-closed", None, "wf-missing")
 TERMINAL = {"succeeded", "skipped", "exhausted", "canceled"}
@@ -163,9 +170,10 @@ def _expected(
     for r in stages:
         if r["stage"] not in STAGES:
             continue
-        cohort = cohort_of.get(r["job_id"])
+        member_cohort = cohort_of.get(r["job_id"])
         c = counts.setdefault(
-            (r["stage"], COHORT_SCOPE[cohort] if cohort else "global_outside_execution"), Counter()
+            (r["stage"], COHORT_SCOPE[member_cohort] if member_cohort else "global_outside_execution"),
+            Counter(),
         )
         c["eligible"] += 1
         bucket = _STATE_BUCKET.get(r["state"], "unknown")

@@ -83,7 +83,7 @@ def test_the_projects_own_flat_json_is_imported_too(home: Path, tmp_path: Path) 
 def _resume_with(**changes: Any) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(RESUME.read_text())
     for path, value in changes.items():
-        node = data
+        node: Any = data  # a JSON tree: a part is a list index or an object key
         *parents, last = path.split("__")
         for part in parents:
             node = node[int(part)] if part.isdigit() else node[part]

@@ -73,7 +73,9 @@ class Model:
             evidence = json.loads(_user(body))["profile"]["evidence"]
 
             def cite(text: str) -> str:
-                return next(e["id"] for e in evidence if e["text"] == text)
+                found = next(e["id"] for e in evidence if e["text"] == text)
+                assert isinstance(found, str), found  # the request carries evidence ids as strings
+                return found
 
             args = {
                 "matches": [

@@ -11,9 +11,8 @@ import sqlalchemy as sa
 
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore, open_database
-from jobctrl.projections import ProjectionRunner
+from jobctrl.projections import OPERATIONS_WATERMARK, ProjectionRunner
 from jobctrl.projections.read_models.job_list import job_list_projections
-from jobctrl.projections.runner import OPERATIONS_WATERMARK
 from jobctrl.projections.watermarks import read_watermark, set_watermark
 from jobctrl.testing.runtime.api_seed import discover_job, project, score_job
 from jobctrl.testing.runtime.read_models import copy_log, differing_read_models

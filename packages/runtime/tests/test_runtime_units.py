@@ -111,7 +111,8 @@ def test_the_preflight_activity_reads_the_real_ledger_of_the_runs_tenant(tmp_pat
         ask = SpendCheckInput(tenant_id="acme", workflow_id="prep-x", workflow_type="JobPreparationWorkflow")
         assert preflight.check_spend_budget(ask) == SpendCheckResult(0.0, 25.0)
         ledger.record(LlmUsage("gpt-4o", 1_000_000, 2_000_000, tenant_id="acme"))  # 2.50 + 20.00 USD
-        assert preflight.check_spend_budget(ask) == SpendCheckResult(pytest.approx(22.5), 25.0)
+        spent = preflight.check_spend_budget(ask)
+        assert spent.spent_usd == pytest.approx(22.5) and spent.budget_usd == 25.0
         ledger.add(2.5, tenant_id="acme")  # exactly at the ceiling
         with pytest.raises(ApplicationError) as refused:
             preflight.check_spend_budget(ask)

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints,
 from pydantic.alias_generators import to_camel
 
 from jobctrl.kernel.stages import Stage
-from jobctrl.kernel.text import unstorable_text  # re-exported: one check for every intake
+from jobctrl.kernel.text import unstorable_text  # one check for every intake (``Request`` below)
 from jobctrl.runtime.api.discover_phase import Phase
 
 #: An id on the wire (a job, run, task, thread, artifact...): every route and body checks this one.

@@ -10,7 +10,7 @@ comment keeps the connection alive every 15 s and a ``heartbeat`` event carries 
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 
 import msgspec
 
@@ -30,7 +30,7 @@ async def event_stream(
     keepalive_s: float = 15.0,
     heartbeat_s: float = 30.0,
     watermark: Callable[[], int] | None = None,
-) -> AsyncIterator[bytes]:
+) -> AsyncGenerator[bytes, None]:
     """The response body: one write per hub batch (frames encoded once by the hub, ADR 0075)."""
     yield b"retry: %d\n\n" % RETRY_MS
     source = await hub.subscribe(after, tenant_id)
