@@ -67,6 +67,18 @@ class Skipped(msgspec.Struct, frozen=True):
 DigestHook = Callable[[Connection, list[DigestChange]], None]
 
 Dispatch = tuple[tuple[str, Callable[[Any, EventInfo], Hashable], Callable[[Any, Any, EventInfo], Any]], ...]
+#: One fold of an event type bound to a batch's state (ADR 0370): (key, apply, known rows, changed
+#: rows, key digest, first rows before this transaction or ``None`` without group counts, table name).
+Step = tuple[
+    Callable[[Any, EventInfo], Hashable],
+    Callable[[Any, Any, EventInfo], Any],
+    dict[Hashable, Any],
+    dict[Hashable, Any],
+    KeyDigest | None,
+    dict[Hashable, Any] | None,
+    str,
+]
+Steps = tuple[Step, ...]
 
 
 class FoldEngine:
@@ -124,27 +136,38 @@ class FoldEngine:
         cache: RowCache | None = None,
     ) -> list[Skipped]:
         """Fold ``log`` (ascending positions) into ``targets`` (logical table name → physical table)."""
-        decoded, skipped = self._decode(log)
-        dialect = conn.dialect.name
         known = cache.rows if cache is not None else defaultdict(dict)
         dirty: dict[str, dict[Hashable, Any]] = cache.dirty if cache is not None else defaultdict(dict)
         changes: list[DigestChange] = cache.changes if cache is not None else []
         # rows created minus rows deleted, per table
         created: dict[str, int] = cache.created if cache is not None else defaultdict(int)
+        # per table with group counts: each key's row before its first change in this transaction
+        origins: dict[str, dict[Hashable, Any]] = cache.origins if cache is not None else defaultdict(dict)
         hooked = self.on_digest_change is not None
+        # Each event type's folds bound to their table's known rows, changed rows, key digest and
+        # origins once per batch (ADR 0370); each key is computed where its fold runs (ADR 0290).
+        bound: dict[str, Steps] = {
+            event_type: tuple(
+                (
+                    key_of,
+                    apply,
+                    known[name],
+                    dirty[name],
+                    self._digests.get(name),
+                    origins[name] if name in self._groups else None,
+                    name,
+                )
+                for name, key_of, apply in dispatch
+            )
+            for event_type, dispatch in self._dispatch.items()
+        }
+        decoded, skipped = self._decode(log, bound)
         if cache is None or not cache.complete:
-            self._load(conn, decoded, known, targets, dialect)
+            self._load(conn, decoded, known, targets, conn.dialect.name)
         # else every row of these (shadow) tables is in the cache: a key missing there has no row,
         # so there is nothing to look up and nothing to load (ADR 0232).
-        # Per table: its known rows, its changed rows and its key digest, looked up once per batch;
-        # each key is computed where its fold runs, in one pass (ADR 0290).
-        slots = {
-            name: (known[name], dirty[name], self._digests.get(name), self._groups.get(name))
-            for name in self.tables
-        }
-        for event, info, dispatch in decoded:
-            for name, key_of, apply in dispatch:
-                rows, changed, digest, grouping = slots[name]
+        for event, info, steps in decoded:
+            for key_of, apply, rows, changed, digest, origin, name in steps:
                 key = key_of(event, info)
                 before = rows.get(key)
                 after = apply(before, event, info)
@@ -155,16 +178,16 @@ class FoldEngine:
                         continue
                     rows[key] = None
                     changed[key] = DELETED
-                    if grouping is not None:
-                        regroup(grouping, before, None, known, dirty, created)
+                    if origin is not None and key not in origin:
+                        origin[key] = before
                     sign = -1
                 elif after is None:
                     continue
                 else:
                     rows[key] = after
                     changed[key] = after
-                    if grouping is not None:
-                        regroup(grouping, before, after, known, dirty, created)
+                    if origin is not None and key not in origin:
+                        origin[key] = before
                     if before is not None:
                         continue
                     sign = 1
@@ -174,6 +197,7 @@ class FoldEngine:
                     if hooked:
                         changes.append(change)
         if cache is None:
+            self._regroup(origins, known, dirty, created)
             self._write(conn, dirty, targets)
             self._count_rows(conn, created)
             if changes and self.on_digest_change is not None:
@@ -197,38 +221,63 @@ class FoldEngine:
             )
         return skipped
 
+    def _regroup(
+        self,
+        origins: dict[str, dict[Hashable, Any]],
+        known: dict[str, dict[Hashable, Any]],
+        dirty: dict[str, dict[Hashable, Any]],
+        created: dict[str, int],
+    ) -> None:
+        """Move each changed row's unit from its group before the transaction to its group now
+        (ADR 0345), once per row however many events changed it (ADR 0370)."""
+        for name, origin in origins.items():
+            grouping, rows = self._groups[name], known[name]
+            for key, before in origin.items():
+                regroup(grouping, before, rows.get(key), known, dirty, created)
+            origin.clear()
+
     def _load(
         self,
         conn: Connection,
-        decoded: list[tuple[Any, EventInfo, Dispatch]],
+        decoded: list[tuple[Any, EventInfo, Steps]],
         known: dict[str, dict[Hashable, Any]],
         targets: Mapping[str, sa.Table],
         dialect: str,
     ) -> None:
         """Load the rows the batch touches that ``known`` lacks, with one query per table (a key
         without a row is known as ``None``)."""
-        wanted: dict[str, set[Hashable]] = defaultdict(set)
-        for event, info, dispatch in decoded:
-            for name, key_of, _apply in dispatch:
+        wanted: dict[str, list[Hashable]] = defaultdict(list)
+        # per table: its digest table's known rows and wanted keys (once per batch, not per event)
+        for_digest = {
+            name: (known[d.target.name], wanted[d.target.name]) for name, d in self._digests.items()
+        }
+        for event, info, steps in decoded:
+            for key_of, _apply, rows, _changed, digest, _origin, name in steps:
                 key = key_of(event, info)
-                if key not in known[name]:
-                    wanted[name].add(key)
-                digest = self._digests.get(name)
-                if digest is not None and key[:3] not in known[digest.target.name]:  # type: ignore[index]
-                    wanted[digest.target.name].add(key[:3])  # type: ignore[index]
-                grouping = self._groups.get(name)
-                if grouping is not None and not known[grouping.target.name]:
-                    # A count table holds a row per group, a handful: read it whole, once.
-                    target = grouping.target
-                    load_all(conn, targets[target.name], target.row, known[target.name])
-                    known[target.name][()] = None  # loaded (even if empty); no group is ``()``
+                if key in rows:
+                    continue  # loaded (or created) earlier in this transaction, with its digest row
+                # Known as "no row" until the load below finds it: each key is wanted once (ADR 0370).
+                rows[key] = None
+                wanted[name].append(key)
+                if digest is not None:
+                    have, want = for_digest[name]
+                    group = key[:3]  # type: ignore[index]
+                    if group not in have:
+                        have[group] = None
+                        want.append(group)
+        for name, grouping in self._groups.items():
+            target = grouping.target
+            if (wanted.get(name) or known[name]) and not known[target.name]:
+                # A count table holds a row per group, a handful: read it whole, once.
+                load_all(conn, targets[target.name], target.row, known[target.name])
+                known[target.name][()] = None  # loaded (even if empty); no group is ``()``
         for name, keys in wanted.items():
+            if not keys:
+                continue
             io = self._table_io(targets[name], dialect)
             row_cls = self.tables[name].row
             store = known[name]
-            for key in keys:
-                store[key] = None
-            for record in io.load(conn, list(keys)):
+            for record in io.load(conn, keys):
                 store[io.key_of(record)] = row_cls(*record)
 
     @staticmethod
@@ -269,7 +318,8 @@ class FoldEngine:
                 )
 
     def flush(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
-        """Write the rows a cached fold changed (see ``RowCache``)."""
+        """Write the rows a cached fold changed (see ``RowCache``), with their group counts."""
+        self._regroup(cache.origins, cache.rows, cache.dirty, cache.created)
         self._write(conn, cache.dirty, targets)
         cache.clear_dirty()
 
@@ -296,10 +346,12 @@ class FoldEngine:
             if kept:
                 io.upsert(conn, kept)
 
-    def _decode(self, log: Sequence[LogRow]) -> tuple[list[tuple[Any, EventInfo, Dispatch]], list[Skipped]]:
-        decoded: list[tuple[Any, EventInfo, Dispatch]] = []
+    def _decode(
+        self, log: Sequence[LogRow], bound: Mapping[str, Steps]
+    ) -> tuple[list[tuple[Any, EventInfo, Steps]], list[Skipped]]:
+        decoded: list[tuple[Any, EventInfo, Steps]] = []
         skipped: list[Skipped] = []
-        dispatch_for = self._dispatch
+        dispatch_for = bound
         decoders = self._decoders
         registry = self.registry
         for position, event_type, schema_version, tenant_id, occurred_at, payload, meta in log:

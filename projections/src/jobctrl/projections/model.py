@@ -90,13 +90,27 @@ class ReadModelTable(Generic[R]):
         defaults = {f.name for f in msgspec.structs.fields(self.row) if f.default is not msgspec.NODEFAULT}
         return {c.name: None for c in self.table.columns if c.nullable and c.name not in defaults}
 
+    @cached_property
+    def _template(self) -> tuple[R, frozenset[str]]:
+        """A row of every field's default (NULL where it has none) and the fields ``blank`` must be
+        given: the NOT NULL columns without a default."""
+        fields = msgspec.structs.fields(self.row)
+        template = self.row(*(None if f.default is msgspec.NODEFAULT else f.default for f in fields))
+        nulls = self._nulls
+        required = frozenset(f.name for f in fields if f.default is msgspec.NODEFAULT and f.name not in nulls)
+        return template, required
+
     def blank(self, **values: Any) -> R:
         """A new row: ``values`` in the columns they name, the Struct's default where it has one and
         NULL in every other nullable column.
 
         The one rule for a row's first fold: what the event does not say is unknown.  A NOT NULL
-        column without a default must be named (msgspec refuses a row without it)."""
-        return self.row(**{**self._nulls, **values})
+        column without a default must be named.  Built by ``replace`` on a template row (ADR 0370)."""
+        template, required = self._template
+        if not required <= values.keys():
+            missing = ", ".join(sorted(required - values.keys()))
+            raise TypeError(f"{self.row.__name__} needs {missing}")
+        return msgspec.structs.replace(template, **values)
 
     def check_shape(self) -> None:
         fields = tuple(msgspec.structs.fields(self.row))

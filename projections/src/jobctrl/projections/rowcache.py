@@ -29,7 +29,7 @@ class RowCache:
     written once.  Past ``capacity`` rows the engine flushes and clears it, which keeps memory
     bounded however long the log.  ``created`` (rows created minus deleted, per table) and
     ``changes`` (key digest changes, kept only for an engine with a digest hook) wait for
-    ``FoldEngine.commit`` (ADR 0350)."""
+    ``FoldEngine.commit`` (ADR 0350); ``origins`` wait for the next flush."""
 
     capacity: int = 300_000
     rows: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
@@ -37,6 +37,9 @@ class RowCache:
     complete: bool = True
     created: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     changes: list[DigestChange] = field(default_factory=list)
+    #: per table with group counts: each changed key's row before this transaction's first change
+    #: (``None``: no row), settled into the counts when the cache is flushed (ADR 0370)
+    origins: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
 
     def size(self) -> int:
         return sum(len(r) for r in self.rows.values())
