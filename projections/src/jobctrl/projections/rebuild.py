@@ -109,19 +109,29 @@ def rebuild(
                     skipped += len(engine.fold(conn, batch, shadows, watermark=watermark, cache=cache))
                 position = batch[-1][0]
                 events += len(batch)
-            engine.flush(conn, cache, shadows)
+            live = {t.name: t.table for p in selected for t in p.tables}
+            if cache.complete:
+                # Every rebuilt row is in memory (nothing was evicted, so the shadows are still
+                # empty): write them straight into the emptied live tables instead of into the
+                # shadows and then copying (ADR 0370).
+                for table in live.values():
+                    conn.execute(sa.delete(table))
+                into = live
+            else:
+                into = shadows
+            engine.flush(conn, cache, into)
             for grouping in (g for p in selected for g in p.group_counts):
                 # The counts are the GROUP BY of their source's final rows: one statement, not a
                 # tally moved with every fold (ADR 0351).
-                fill = shadows[grouping.target.name]
+                fill = into[grouping.target.name]
                 conn.execute(
                     sa.insert(fill).from_select(
-                        [c.name for c in fill.columns], group_select(grouping, shadows[grouping.source])
+                        [c.name for c in fill.columns], group_select(grouping, into[grouping.source])
                     )
                 )
-            for projection in selected:
-                for table in projection.tables:
-                    copy_table(conn, shadows[table.name], table.table)
+            if into is shadows:
+                for name, table in live.items():
+                    copy_table(conn, shadows[name], table)
             reset_row_counts(conn, [t.table for p in selected for t in p.tables])
             for shadow in shadows.values():
                 shadow.drop(conn)
