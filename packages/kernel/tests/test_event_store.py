@@ -211,6 +211,17 @@ def test_a_batch_repeating_an_event_id_or_an_unregistered_event_writes_nothing(s
     assert row_count(store) == 0
 
 
+def test_an_unregistered_class_under_a_registered_name_writes_nothing(store: EventStore) -> None:
+    # The append path looks the class up, not the name (ADR 0364): a look-alike is still refused.
+    class LookAlike(DomainEvent, frozen=True):
+        event_type = "JobDiscovered"
+        job_id: str
+
+    with pytest.raises(UnknownEventType):
+        store.append("job-a", 0, [discovered(1), NewEvent.of(LookAlike(job_id="x"), occurred_at=NOW)])
+    assert row_count(store) == 0
+
+
 def test_a_batch_with_a_later_id_stored_is_refused_and_writes_nothing(store: EventStore) -> None:
     stored = discovered(2)
     store.append("job-a", 0, [stored])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import msgspec
 import pytest
 from sqlalchemy import func, select
 
@@ -42,6 +43,7 @@ def rows(store: EventStore) -> int:
         ("event_id", 64, "job-1", lambda: discovered(event_id="e" * 65)),
         ("tenant_id", 64, "job-1", lambda: discovered(tenant="t" * 65)),
         ("job_id", 200, "job-1", lambda: discovered("j" * 201)),
+        ("occurred_at", 40, "job-1", lambda: msgspec.structs.replace(discovered(), occurred_at="9" * 41)),
     ],
 )
 def test_an_over_long_id_is_refused_by_name_and_writes_nothing(
@@ -74,3 +76,25 @@ def test_a_transaction_that_catches_the_refusal_keeps_nothing_of_it(store: Event
             tx.append("job-1", 0, [discovered(event_id="e" * 65)])
         tx.append("job-2", 0, [discovered("job-2")])  # the transaction is still usable
     assert [e.stream_id for e in store.read_all(after=0)] == ["job-2"]
+
+
+@pytest.mark.parametrize(
+    ("field", "over_long"),
+    [
+        ("event_id", lambda: discovered("job-3", event_id="e" * 65)),
+        ("job_id", lambda: discovered("j" * 201)),
+        ("tenant_id", lambda: discovered("job-3", tenant="t" * 65)),
+    ],
+)
+def test_one_over_long_id_deep_in_a_batch_is_named_and_writes_none_of_it(
+    store: EventStore, field: str, over_long: object
+) -> None:
+    # A batch is checked column by column at once (ADR 0364); the refusal still names the field.
+    batch = [discovered(f"job-{n}") for n in range(10, 20)]
+    batch[7] = over_long()  # type: ignore[operator]
+    with pytest.raises(IdTooLong) as refused:
+        store.append("job-batch", 0, batch)
+    assert refused.value.field == field
+    assert rows(store) == 0
+    store.append("job-batch", 0, batch[:7])  # the same batch without it is stored whole
+    assert rows(store) == 7

@@ -72,6 +72,7 @@ class EventRegistry:
     _by_name: Mapping[str, type[DomainEvent]] = field(init=False, repr=False)
     _index: Mapping[str, int] = field(init=False, repr=False)
     _decoders: Mapping[str, msgspec.json.Decoder[Any]] = field(init=False, repr=False)
+    _by_class: Mapping[type[DomainEvent], msgspec.json.Decoder[Any]] = field(init=False, repr=False)
     _upcast_chain: Mapping[tuple[str, int], UpcastFn] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -96,6 +97,7 @@ class EventRegistry:
         object.__setattr__(self, "_index", {n: i for i, n in enumerate(by_name)})
         object.__setattr__(self, "_decoders", {n: msgspec.json.Decoder(c) for n, c in by_name.items()})
         object.__setattr__(self, "_upcast_chain", chain)
+        object.__setattr__(self, "_by_class", {c: self._decoders[c.event_type] for c in by_name.values()})
 
     # -- lookup -----------------------------------------------------------------------------------
     @property
@@ -185,3 +187,12 @@ class EventRegistry:
         except msgspec.ValidationError as exc:
             raise EventValidationError(event_type, str(exc)) from None
         return encoded
+
+    @property
+    def class_decoders(self) -> Mapping[type[DomainEvent], msgspec.json.Decoder[Any]]:
+        """The typed decoder of each registered class, by class (the append path's loop, ADR 0364).
+
+        A class is registered iff it is the class its name maps to, so one lookup by ``type(event)``
+        stands for ``validate``'s name lookup and identity check.
+        """
+        return self._by_class

@@ -12,6 +12,7 @@ from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.errors import IdempotencyConflict, PayloadTooLarge
 
 _meta_encoder = msgspec.json.Encoder()
+_encode = msgspec.json.Encoder().encode  # the payloads (the registry's own encoder settings)
 
 
 class EncodedEvent(NamedTuple):
@@ -33,16 +34,28 @@ def encode_events(
     """Validate every event against its registry schema and the size limit, and encode it."""
     if not events:
         raise ValueError("append needs at least one event")
-    validate, limit, meta = registry.validate, max_payload_bytes, _meta_encoder.encode
+    # ``registry.validate`` inlined (ADR 0364): one lookup by class, one encode, one typed decode
+    # per event.  Any refusal is raised by ``validate`` itself, so the errors are its own.
+    decoders, validate, limit = registry.class_decoders, registry.validate, max_payload_bytes
+    encode, meta = _encode, _meta_encoder.encode
     make = tuple.__new__  # EncodedEvent's fields in order, without its Python-level __new__
     encoded: list[EncodedEvent] = []
+    append = encoded.append
     for new in events:
         event = new.event
-        payload = validate(event)
+        decoder = decoders.get(type(event))
+        if decoder is None:
+            payload = validate(event)  # raises UnknownEventType
+        else:
+            payload = encode(event)
+            try:
+                decoder.decode(payload)
+            except msgspec.ValidationError:
+                payload = validate(event)  # raises EventValidationError
         if len(payload) > limit:
             raise PayloadTooLarge(event.event_type, len(payload), limit)
         metadata = new.metadata
-        encoded.append(
+        append(
             make(
                 EncodedEvent,
                 (

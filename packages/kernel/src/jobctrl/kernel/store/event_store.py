@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
+from itertools import repeat
 from typing import Any
 
 import psycopg
@@ -208,7 +209,13 @@ class EventStore:
                 raise
             raise failure from exc
         db.identity.failure = None
-        SIGNALS.publish(self._log_key, max((r.last_position for r in results), default=0))
+        # One request (every ``append``) needs no generator; a replayed request may hold lower positions.
+        last = (
+            results[0].last_position
+            if len(results) == 1
+            else max((r.last_position for r in results), default=0)
+        )
+        SIGNALS.publish(self._log_key, last)
         return results
 
     def _append_all(
@@ -281,7 +288,13 @@ class EventStore:
             probed, current = True, current or 0
             if expected_version is not None and expected_version != current:
                 raise ConcurrencyConflict(stream_id, expected_version, current)
-        rows = [(e[0], stream_id, current + n, *e[1:]) for n, e in enumerate(encoded, start=1)]
+        # Each row is the encoded tuple + (stream, version), in the insert's column order (rows.py).
+        rows: list[tuple[Any, ...]]
+        if len(encoded) == 1:
+            rows = [encoded[0] + (stream_id, current + 1)]
+        else:
+            versions = zip(repeat(stream_id), range(current + 1, current + 1 + len(encoded)))
+            rows = list(map(tuple.__add__, encoded, versions))
         if guard:
             cur.execute("SAVEPOINT jobctrl_append")
         try:

@@ -38,24 +38,38 @@ _BOUNDED = (
 STREAM_ID_LIMIT = _limit(job_events.c.stream_id)
 
 
-# The same limits as (getter, limit) for the whole-batch pass: one C-level sweep per column.
-_COLUMN_LIMITS = tuple((itemgetter(index), limit) for _name, index, limit in _BOUNDED)
+# The same limits as (getter, limit) for the whole-batch pass: one C-level sweep per column.  Only
+# ``job_id`` may be None; a None elsewhere makes ``len`` raise, and the walk below skips it.
+_COLUMN_LIMITS = tuple((itemgetter(index), limit) for name, index, limit in _BOUNDED if name != "job_id")
+_JOB_ID = next((itemgetter(index), limit) for name, index, limit in _BOUNDED if name == "job_id")
+(_ID_MAX, _TYPE_MAX, _TENANT_MAX, _JOB_MAX, _AT_MAX) = (limit for _n, _i, limit in _BOUNDED)
 
 
 def check_lengths(stream_id: str, encoded: Sequence[EncodedEvent]) -> None:
     """``IdTooLong`` when the stream id or any event's bounded field exceeds its column.
 
-    The longest value of each column is found once per batch (ADR 0355); only a batch with an
-    over-long value is walked event by event, to name the first one.
+    One event is checked field by field; a batch takes the longest value of each column once
+    (ADR 0355, 0364).  Only a batch with an over-long value is walked event by event, to name the
+    first one.
     """
     first_type = encoded[0][1] if encoded else "?"
     if len(stream_id) > STREAM_ID_LIMIT:
         raise IdTooLong(first_type, "stream_id", len(stream_id), STREAM_ID_LIMIT)
     try:
-        within = all(
-            max(map(len, filter(None, map(get, encoded))), default=0) <= limit
-            for get, limit in _COLUMN_LIMITS
-        )
+        if len(encoded) == 1:
+            e = encoded[0]
+            within = (
+                len(e[0]) <= _ID_MAX
+                and len(e[1]) <= _TYPE_MAX
+                and len(e[3]) <= _TENANT_MAX
+                and (not e[4] or len(e[4]) <= _JOB_MAX)
+                and len(e[5]) <= _AT_MAX
+            )
+        else:
+            get_job, job_max = _JOB_ID
+            within = max(map(len, filter(None, map(get_job, encoded))), default=0) <= job_max and all(
+                max(map(len, map(get, encoded)), default=0) <= limit for get, limit in _COLUMN_LIMITS
+            )
     except TypeError:  # a value that is not text: the walk below skips it, as it always did
         within = False
     if not within:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+# The columns in ``EncodedEvent``'s order, then the stream and its version: a row is the encoded
+# event's tuple plus ``(stream_id, stream_version)``, one C-level concatenation (ADR 0364).
 _INSERT_SQL = (
-    "INSERT INTO job_events (event_id, stream_id, stream_version, event_type, schema_version, tenant_id,"
-    " job_id, occurred_at, payload, metadata) VALUES ({})"
+    "INSERT INTO job_events (event_id, event_type, schema_version, tenant_id, job_id, occurred_at,"
+    " payload, metadata, stream_id, stream_version) VALUES ({})"
 )
 _SQLITE_INSERT = _INSERT_SQL.format(", ".join("?" * 10))
 _PG_INSERT = _INSERT_SQL.format(", ".join(["%s"] * 10)) + " RETURNING position"
