@@ -14,12 +14,14 @@ from pathlib import Path
 
 import pytest
 from temporalio.client import WorkflowHistory
+from temporalio.converter import DataConverter
 from temporalio.worker import Replayer
 
 from jobctrl.orchestration.workflows import WORKFLOWS
 from jobctrl.orchestration.workflows.continuation import CLOSED_ACTIVITY, CLOSED_PATCH
 from jobctrl.orchestration.workflows.lifecycle import LOCAL_LIFECYCLE_PATCH, SPEND_PREFLIGHT_PATCH
-from jobctrl.runtime.worker import sandbox_runner
+from jobctrl.orchestration.workflows.preparation import LOCAL_GATE_PATCH
+from jobctrl.runtime.workflow_runner import worker_runner
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 HISTORIES = Path(__file__).parent / "histories"
@@ -39,6 +41,8 @@ RECORDED = (  # written by jobctrl.testing.runtime.record_histories; v1 predates
     "apply_single_v2.json",
     "profile_continuation_v4.json",
     "contact_research_v2.json",
+    # v5: the spend gate as a local activity next to the checkpoint read (ADR 0383, patched)
+    "preparation_failed_at_cover_v5.json",
 )
 
 
@@ -53,7 +57,7 @@ def test_every_workflow_type_has_a_recorded_history() -> None:
 async def test_recorded_history_replays_on_current_code(name: str) -> None:
     path = HISTORIES / name
     history = WorkflowHistory.from_json(f"replay-{name}", path.read_text())
-    replayer = Replayer(workflows=list(WORKFLOWS), workflow_runner=sandbox_runner())
+    replayer = Replayer(workflows=list(WORKFLOWS), workflow_runner=worker_runner(DataConverter.default))
     result = await replayer.replay_workflow(history, raise_on_replay_failure=False)
     assert result.replay_failure is None, result.replay_failure
 
@@ -63,9 +67,22 @@ async def test_a_changed_workflow_is_caught_by_replay() -> None:
     """The replay check is not vacuous: a history from Discover does not replay as Apply."""
     text = (HISTORIES / "discover_partial.json").read_text().replace("DiscoverWorkflow", "ApplyWorkflow")
     history = WorkflowHistory.from_json("replay-mismatch", text)
-    replayer = Replayer(workflows=list(WORKFLOWS), workflow_runner=sandbox_runner())
+    replayer = Replayer(workflows=list(WORKFLOWS), workflow_runner=worker_runner(DataConverter.default))
     result = await replayer.replay_workflow(history, raise_on_replay_failure=False)
     assert result.replay_failure is not None
+
+
+def _local_activities(name: str) -> list[str]:
+    """The local activities a history ran, in marker order."""
+    events = json.loads((HISTORIES / name).read_text())["events"]
+    return [
+        json.loads(
+            base64.b64decode(e["markerRecordedEventAttributes"]["details"]["data"]["payloads"][0]["data"])
+        )["activity_type"]
+        for e in events
+        if e["eventType"] == "EVENT_TYPE_MARKER_RECORDED"
+        and "data" in e["markerRecordedEventAttributes"]["details"]
+    ]
 
 
 def _patches_and_activities(name: str) -> tuple[set[str], set[str]]:
@@ -132,3 +149,18 @@ def test_every_workflow_type_straddles_the_local_lifecycle_patch(before: str, af
     if "preparation" in after:
         assert "load_preparation_checkpoint" in old_activities
         assert "load_preparation_checkpoint" not in new_activities
+
+
+def test_the_preparation_histories_straddle_the_local_gate_patch() -> None:
+    """v4 queued the spend gate and took a second workflow task for the checkpoint; v5 ran both as
+    local activities of the first task, so both branches of ``workflow.patched`` replay above."""
+    old_patches, old_activities = _patches_and_activities("preparation_failed_at_cover_v4.json")
+    new_patches, new_activities = _patches_and_activities("preparation_failed_at_cover_v5.json")
+    assert LOCAL_GATE_PATCH not in old_patches and "check_spend_budget" in old_activities
+    assert "check_spend_budget" not in _local_activities("preparation_failed_at_cover_v4.json")
+    assert LOCAL_GATE_PATCH in new_patches and "check_spend_budget" not in new_activities
+    assert _local_activities("preparation_failed_at_cover_v5.json")[:3] == [
+        "record_workflow_started",
+        "check_spend_budget",
+        "load_preparation_checkpoint",
+    ]

@@ -57,6 +57,21 @@ async def spend_preflight(tenant: str, workflow_type: str, *, single_attempt: bo
     )
 
 
+async def spend_preflight_locally(tenant: str, workflow_type: str) -> None:
+    """The single-attempt gate of ``spend_preflight`` as a local activity (ADR 0383): the same
+    read-only check, timeout and retry policy, inside the workflow task instead of a round trip
+    through the server's activity queue; ``budget_exceeded`` stays non-retryable."""
+    await workflow.execute_local_activity(
+        "check_spend_budget",
+        SpendCheckInput(
+            tenant_id=tenant, workflow_id=workflow.info().workflow_id, workflow_type=workflow_type
+        ),
+        result_type=SpendCheckResult,
+        start_to_close_timeout=policies.SHORT,
+        retry_policy=policies.PREFLIGHT,
+    )
+
+
 #: The patch id that moves the lifecycle records to local activities (ADR 0236): a record is one
 #: quick local write, so it runs in the worker that holds the workflow task instead of a round trip
 #: through the server's activity queue.  Runs recorded before it replay with the queued activities.

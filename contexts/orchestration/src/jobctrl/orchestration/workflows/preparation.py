@@ -3,11 +3,13 @@
 A failed step fails only this job's run (with ``{step}_failed`` / ``pdf_render_failed``) after the
 mandatory owner-scoped ``recover_preparation_state`` reconciliation; a rerun
 under the same key loads the checkpoint and resumes at the failed step.  ``skipped`` or
-``not_eligible`` ends the chain without failing it.  The spend preflight runs first (ADR 0110).
+``not_eligible`` ends the chain without failing it.  The spend preflight runs first (ADR 0110); under
+``LOCAL_GATE_PATCH`` it runs as a local activity next to the checkpoint read (ADR 0383).
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from temporalio import workflow
@@ -29,10 +31,14 @@ from jobctrl.orchestration.workflows.lifecycle import (
     record_quickly,
     run_with_lifecycle,
     spend_preflight,
+    spend_preflight_locally,
 )
 
 WORKFLOW_TYPE = "JobPreparationWorkflow"
 OWNER_RECOVERY_PATCH = "preparation-owner-recovery-v1"
+#: The spend gate and the checkpoint read as two local activities of one workflow task (ADR 0383);
+#: runs recorded before it replay with the queued gate, then the checkpoint.
+LOCAL_GATE_PATCH = "preparation-local-gate-v1"
 ORDER: tuple[PreparationStep, ...] = ("score", "tailor", "cover", "pdf")
 _ACTIVITY: dict[str, tuple[str, RetryPolicy, str]] = {
     "score": ("score_job", policies.SCORE, "score_failed"),
@@ -70,16 +76,41 @@ class JobPreparationWorkflow:
         summary = {"jobId": params.job_id, "steps": ",".join(params.steps)}
         return await run_with_lifecycle(WORKFLOW_TYPE, params.tenant, summary, lambda: self._prepare(params))
 
-    async def _prepare(self, params: JobPreparationInput) -> JobPreparationResult:
-        # The spend gate before any paid step (one attempt, ``budget_exceeded`` non-retryable).
+    async def _open(self, params: JobPreparationInput) -> PreparationCheckpoint:
+        """The spend gate before any paid step (``budget_exceeded`` non-retryable), then the
+        checkpoint this run resumes from; both read-only."""
+        checkpoint_input = PreparationCheckpointInput(params.tenant, params.job_id, params.idempotency_key)
+        if workflow.patched(LOCAL_GATE_PATCH):
+            # Both local, together: one workflow task, no activity-queue round trip.  Both are
+            # awaited whatever happens, so no local activity outlives the gate's failure; the gate's
+            # error wins, since no step may start without it.
+            outcomes: list[object] = await asyncio.gather(
+                spend_preflight_locally(params.tenant, WORKFLOW_TYPE),
+                workflow.execute_local_activity(
+                    "load_preparation_checkpoint",
+                    checkpoint_input,
+                    result_type=PreparationCheckpoint,
+                    start_to_close_timeout=policies.SHORT,
+                    retry_policy=policies.LIFECYCLE,
+                ),
+                return_exceptions=True,
+            )
+            for outcome in outcomes:
+                if isinstance(outcome, BaseException):
+                    raise outcome
+            checkpoint = outcomes[1]
+            assert isinstance(checkpoint, PreparationCheckpoint)
+            return checkpoint
         if workflow.patched(SPEND_PREFLIGHT_PATCH):
             await spend_preflight(params.tenant, WORKFLOW_TYPE)
-        checkpoint = await record_quickly(  # a local read under the lifecycle patch (ADR 0236)
-            "load_preparation_checkpoint",
-            PreparationCheckpointInput(params.tenant, params.job_id, params.idempotency_key),
-            result_type=PreparationCheckpoint,
+        loaded = await record_quickly(  # a local read under the lifecycle patch (ADR 0236)
+            "load_preparation_checkpoint", checkpoint_input, result_type=PreparationCheckpoint
         )
-        assert isinstance(checkpoint, PreparationCheckpoint)
+        assert isinstance(loaded, PreparationCheckpoint)
+        return loaded
+
+    async def _prepare(self, params: JobPreparationInput) -> JobPreparationResult:
+        checkpoint = await self._open(params)
         already = set(checkpoint.completed_steps)
         wanted = [s for s in ORDER if s in params.steps]
         done: list[PreparationStep] = []

@@ -3,12 +3,14 @@ the test's database, fakes for the context activities."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import AsyncIterator, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from temporalio.api.history.v1 import MarkerRecordedEventAttributes
 from temporalio.client import Client
 from temporalio.worker import Worker
 
@@ -23,11 +25,19 @@ from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 from jobctrl.runtime.worker import WorkerSizing, build_worker
 
 
+def _local_attempts(marker: MarkerRecordedEventAttributes, activity_type: str) -> int:
+    if marker.marker_name != "core_local_activity" or "data" not in marker.details:
+        return 0
+    data = json.loads(marker.details["data"].payloads[0].data)
+    return int(data["attempt"]) if data.get("activity_type") == activity_type else 0
+
+
 async def activity_attempts(
     client: Client, workflow_id: str, activity_type: str, *, run_id: str | None = None
 ) -> int:
-    """How many attempts of ``activity_type`` the run's history holds, following its continue-as-new
-    chain from ``run_id`` (default: the latest run only).
+    """How many attempts of ``activity_type`` the run's history holds, queued or local (a local
+    activity's marker records its last attempt's number), following its continue-as-new chain from
+    ``run_id`` (default: the latest run only).
 
     Read from Temporal, not from a counting stand-in, so the live activity (and its ledger) runs."""
     attempts = 0
@@ -44,6 +54,8 @@ async def activity_attempts(
                 started = event.activity_task_started_event_attributes
                 if started.scheduled_event_id in scheduled:
                     scheduled[started.scheduled_event_id] = started.attempt  # the last attempt's number
+            elif event.HasField("marker_recorded_event_attributes"):
+                attempts += _local_attempts(event.marker_recorded_event_attributes, activity_type)
             elif event.HasField("workflow_execution_continued_as_new_event_attributes") and run_id:
                 next_run = event.workflow_execution_continued_as_new_event_attributes.new_execution_run_id
         attempts += sum(scheduled.values())
