@@ -56,6 +56,12 @@ _SCHEDULED, _STARTED, _COMPLETED = (
     EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED,
 )
 
+_SERVER_EVENTS = (
+    EventType.EVENT_TYPE_ACTIVITY_TASK_STARTED,
+    EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED,
+    EventType.EVENT_TYPE_ACTIVITY_TASK_FAILED,
+)
+
 
 @dataclass(frozen=True)
 class TaskTiming:
@@ -96,7 +102,9 @@ async def _workflow_task_timings(
             elif event.event_type == _COMPLETED and started is not None:
                 after = []
                 for e in events[i + 1 :]:
-                    if e.event_type == _SCHEDULED:
+                    # The completion's commands come right after it; the server's own events after
+                    # them (an activity's start, the next task) are not this task's.
+                    if e.event_type == _SCHEDULED or e.event_type in _SERVER_EVENTS:
                         break
                     after.append(_name(e.event_type))
                 timings.append(
