@@ -66,7 +66,8 @@ from jobctrl.runtime.api.hub import EventHub
 from jobctrl.runtime.api.models import error_responses
 from jobctrl.runtime.api.operations import router as operations_router
 from jobctrl.runtime.api.services import Services, services
-from jobctrl.runtime.api.sse import event_stream, parse_resume_point
+from jobctrl.runtime.api.sse import EventStreamResponse, event_stream, parse_resume_point
+from jobctrl.runtime.api.sse_direct import RAW_SEND, H11Writer
 from jobctrl.runtime.api.workflow_control import TemporalWorkflowControl, WorkflowControl
 from jobctrl.runtime.storage import open_configured_database
 from jobctrl.runtime.telemetry.heartbeat import create_table as create_heartbeat_table
@@ -109,6 +110,16 @@ class StorageGate:
                 await JSONResponse(storage_error_body(exc), status_code=503)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+class _App(FastAPI):
+    """Keeps the server's own ``send`` in the scope (``RAW_SEND``), before any middleware wraps it,
+    for the SSE route's direct writer (ADR 0385)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            scope[RAW_SEND] = send
+        await super().__call__(scope, receive, send)
 
 
 def _control(cfg: ApiConfig) -> WorkflowControl | None:
@@ -165,7 +176,7 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
             await hub.stop()
             db.dispose()
 
-    app = FastAPI(title="JobCtrl", version="0.1.0", lifespan=lifespan)
+    app = _App(title="JobCtrl", version="0.1.0", lifespan=lifespan)
     install_error_handlers(app)
 
     app.add_middleware(StorageGate)
@@ -226,10 +237,16 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
         except ValueError as exc:
             raise ApiError(400, "invalid_resume_point", str(exc)) from None
         svc = services(request)
+        writer = H11Writer.of(request.scope)  # the hub writes live batches itself (ADR 0385)
         body = event_stream(
-            svc.hub, after, keepalive_s=cfg.keepalive_s, heartbeat_s=cfg.heartbeat_s, tenant_id=svc.tenant_id
+            svc.hub,
+            after,
+            keepalive_s=cfg.keepalive_s,
+            heartbeat_s=cfg.heartbeat_s,
+            tenant_id=svc.tenant_id,
+            writer=writer,
         )
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(body, media_type="text/event-stream", headers=headers)
+        return EventStreamResponse(body, writer, headers)
 
     return app

@@ -1,10 +1,13 @@
 """One shared poller feeding every SSE client, each batch encoded once.
 
 The hub reads new ``job_events`` rows once per tick, whatever the number of connected clients,
-encodes each row of the batch into its SSE frame once (``EncodedBatch``) and puts the batch, by
-reference, on a bounded queue per client.  A client wakes up once per batch (or once for everything
-queued since it last woke) and writes it as one chunk; the bytes of a whole batch are joined once
-per tenant and shared by every client of that tenant.
+encodes each row of the batch into its SSE frame once (``EncodedBatch``) and hands it to every
+client.  A client served by uvicorn's h11 protocol, caught up, with nothing queued and a writable
+socket gets the batch written to its connection by the hub itself: one ``transport.write`` of the
+tenant's pre-framed chunk, no wake-up of the client's task (ADR 0385).  Every other client (a paused
+socket, a catch-up in progress, another server) gets the batch by reference on its bounded queue,
+wakes once per batch (or once for everything queued since it last woke) and writes it as one chunk;
+the bytes of a whole batch are joined and framed once per tenant and shared by every client.
 
 A client whose queue is full is not allowed to stall the others: its queued batches are dropped and
 it is cut off with a ``reconnect`` frame carrying the last position it was actually handed, so its
@@ -25,41 +28,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from bisect import bisect_right
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-
-import msgspec
+from typing import Protocol
 
 from jobctrl.kernel.events import StoredEvent
 from jobctrl.kernel.store import EventStore
 from jobctrl.kernel.store.commits import listen_for_commits
-from jobctrl.runtime.api.stream_privacy import stream_payload
+from jobctrl.runtime.api.sse_frames import Delivery, EncodedBatch, event_frame
+
+__all__ = ["ClientLagged", "Delivery", "DirectWriter", "EncodedBatch", "EventHub", "HubClosed", "event_frame"]
 
 log = logging.getLogger(__name__)
-_encoder = msgspec.json.Encoder()
-
-
-def event_frame(row: StoredEvent) -> bytes:
-    """``id`` = log position, ``event`` = eventType, ``data`` = the envelope with the allowlisted
-    payload (ADR 0104: ids, versions and codes; never personal data) and ``jobId`` if any."""
-    payload = msgspec.json.decode(row.payload)
-    if not isinstance(payload, dict):
-        payload = {}
-    envelope: dict[str, object] = {
-        "eventType": row.event_type,
-        "tenantId": row.tenant_id,
-        "occurredAt": row.occurred_at,
-        "payload": stream_payload(row.event_type, payload),
-    }
-    job_id = payload.get("jobId")
-    if isinstance(job_id, str):
-        envelope["jobId"] = job_id
-    return b"id: %d\nevent: %s\ndata: %s\n\n" % (
-        row.position,
-        row.event_type.encode(),
-        _encoder.encode(envelope),
-    )
 
 
 class ClientLagged(Exception):
@@ -81,55 +62,23 @@ class HubStats:
     events_broadcast: int = 0
     frames_encoded: int = 0
     clients_cut_off: int = 0
+    direct_writes: int = 0  # batches the hub wrote to a client's connection itself (ADR 0385)
+    queued: int = 0  # batches put on a client's queue for its own task
     catch_up_reads: int = 0
     failed_ticks: int = 0
     outages: int = 0  # times reading went from working to failing (each logged once)
-
-
-class EncodedBatch:
-    """One poll's rows in log order, each encoded once; shared by reference by every client."""
-
-    __slots__ = ("_joined", "frames", "positions", "tenants")
-
-    def __init__(self, rows: Sequence[StoredEvent], frames: Sequence[bytes]) -> None:
-        self.positions = tuple(r.position for r in rows)
-        self.tenants = tuple(r.tenant_id for r in rows)
-        self.frames = tuple(frames)
-        self._joined: dict[str, bytes] = {}
-
-    @property
-    def last_position(self) -> int:
-        return self.positions[-1]
-
-    def chunk(self, tenant_id: str, after: int) -> bytes:
-        """This tenant's frames with a position greater than ``after``, as one write.
-
-        The whole batch (the usual case) is joined once per tenant and the same ``bytes`` object is
-        returned to every client; only a client that joined inside the batch gets a fresh slice.
-        """
-        if after < self.positions[0]:
-            joined = self._joined.get(tenant_id)
-            if joined is None:
-                joined = self._joined[tenant_id] = self._join(tenant_id, 0)
-            return joined
-        return self._join(tenant_id, bisect_right(self.positions, after))
-
-    def _join(self, tenant_id: str, start: int) -> bytes:
-        return b"".join(
-            f for f, t in zip(self.frames[start:], self.tenants[start:], strict=True) if t == tenant_id
-        )
 
 
 _CLOSED = EncodedBatch((), ())  # sentinel: the hub stopped or the client was cut off
 _BEAT = EncodedBatch((), ())  # sentinel: the hub's beat woke an idle client (no frames)
 
 
-@dataclass(frozen=True)
-class Delivery:
-    """What one wake-up hands a client: its frames (maybe none) and the position they reach."""
+class DirectWriter(Protocol):
+    """A connection the hub may write a pre-framed chunk to itself (``sse_direct.H11Writer``)."""
 
-    data: bytes
-    last_position: int
+    def write(self, framed: bytes) -> bool:
+        """Write now and return True, or return False (busy, paused, gone): the hub queues instead."""
+        ...
 
 
 @dataclass(eq=False)
@@ -139,6 +88,8 @@ class _Client:
     last_sent: int = 0
     joined_at: int = 0
     overflowed: bool = False
+    writer: DirectWriter | None = None
+    wrote_at: float = 0.0  # time.monotonic() of the hub's last direct write
 
 
 @dataclass
@@ -273,18 +224,39 @@ class EventHub:
             total += len(rows)
             self.stats.events_broadcast += len(rows)
             if self._clients:
-                batch = EncodedBatch(rows, self._encode(rows))
-                for client in list(self._clients):
-                    if client.overflowed:
-                        continue
-                    try:
-                        client.queue.put_nowait(batch)
-                    except asyncio.QueueFull:
-                        client.overflowed = True
-                        self.stats.clients_cut_off += 1
-                        _close(client.queue)
+                self._fan_out(EncodedBatch(rows, self._encode(rows)))
             if len(rows) < self.batch_size:
                 return total
+
+    def _fan_out(self, batch: EncodedBatch) -> None:
+        """Hand ``batch`` to every client: written straight to the connection of a caught-up client
+        with nothing queued and a writable socket (one write, no wake-up of its task), else put on
+        its bounded queue for its own task (the path a paused or lagging client takes, ADR 0385)."""
+        now, first = time.monotonic(), batch.positions[0]
+        direct = queued = 0
+        for client in list(self._clients):
+            if client.overflowed:
+                continue
+            writer = client.writer
+            if (
+                writer is not None
+                and client.joined_at <= client.last_sent < first
+                and client.queue.empty()
+                and ((framed := batch.framed(client.tenant_id)) == b"" or writer.write(framed))
+            ):
+                client.last_sent = batch.last_position
+                client.wrote_at = now
+                direct += 1
+                continue
+            try:
+                client.queue.put_nowait(batch)
+                queued += 1
+            except asyncio.QueueFull:
+                client.overflowed = True
+                self.stats.clients_cut_off += 1
+                _close(client.queue)
+        self.stats.direct_writes += direct
+        self.stats.queued += queued
 
     async def subscribe(self, after: int | None, tenant_id: str = "local") -> Subscription:
         """Register a client for positions > ``after`` (``None``: from the log's head now)."""
@@ -327,6 +299,15 @@ class Subscription:
     @property
     def last_sent(self) -> int:
         return self._client.last_sent
+
+    @property
+    def wrote_at(self) -> float:
+        """When the hub last wrote to this client's connection itself (0.0: never)."""
+        return self._client.wrote_at
+
+    def write_directly(self, writer: DirectWriter) -> None:
+        """Let the hub write live batches straight to ``writer`` while nothing is queued."""
+        self._client.writer = writer
 
     async def next(self, timeout: float | None = None) -> Delivery | None:
         """The frames queued since the last call (waiting at most ``timeout`` s; None if none came).
