@@ -15,8 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy import select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.store import Database
@@ -47,6 +45,18 @@ class SpendStatus:
         return None if self.unlimited else max(0.0, self.budget_usd - self.spent_usd)
 
 
+def _upsert(m: str) -> str:
+    """Add one call to the tenant's row of the day (``m``: the driver's parameter mark)."""
+    return (
+        "INSERT INTO llm_spend (tenant_id, day, cost_usd, input_tokens, output_tokens, calls, updated_at)"
+        f" VALUES ({m}, {m}, {m}, {m}, {m}, 1, {m}) ON CONFLICT (tenant_id, day) DO UPDATE SET"
+        " cost_usd = llm_spend.cost_usd + excluded.cost_usd,"
+        " input_tokens = llm_spend.input_tokens + excluded.input_tokens,"
+        " output_tokens = llm_spend.output_tokens + excluded.output_tokens,"
+        " calls = llm_spend.calls + 1, updated_at = excluded.updated_at"
+    )
+
+
 class SpendLedger:
     def __init__(self, db: Database, budget_usd: Callable[[], float], *, clock: Clock | None = None) -> None:
         self.db = db
@@ -75,29 +85,18 @@ class SpendLedger:
         """Add a provider-reported or estimated cost to the tenant's row of today."""
         if cost_usd < 0 or input_tokens < 0 or output_tokens < 0:
             raise ValueError("spend cannot be negative")
-        row = {
-            "tenant_id": tenant_id,
-            "day": self._today(),
-            "cost_usd": cost_usd,
-            "input_tokens": input_tokens,
-            "output_tokens": output_tokens,
-            "calls": 1,
-            "updated_at": isoformat(self.clock.now()),
-        }
-        insert = pg_insert if self.db.is_postgres else sqlite_insert
-        stmt = insert(llm_spend).values(**row)
-        stmt = stmt.on_conflict_do_update(
-            index_elements=[llm_spend.c.tenant_id, llm_spend.c.day],
-            set_={
-                "cost_usd": llm_spend.c.cost_usd + stmt.excluded.cost_usd,
-                "input_tokens": llm_spend.c.input_tokens + stmt.excluded.input_tokens,
-                "output_tokens": llm_spend.c.output_tokens + stmt.excluded.output_tokens,
-                "calls": llm_spend.c.calls + 1,
-                "updated_at": stmt.excluded.updated_at,
-            },
+        params = (
+            tenant_id,
+            self._today(),
+            cost_usd,
+            input_tokens,
+            output_tokens,
+            isoformat(self.clock.now()),
         )
         with self.db.write() as conn:
-            conn.execute(stmt)
+            # The same UPSERT on both databases, as driver SQL: one per LLM call, it was SQLAlchemy's
+            # statement building and compiling per call (ADR 0376).
+            conn.exec_driver_sql(_upsert(self.db.mark), params)
 
     def status(self, tenant_id: str = "local") -> SpendStatus:
         """The tenant's spend of today (UTC) against the current ceiling."""

@@ -37,7 +37,12 @@ from jobctrl.materials import (
 )
 from jobctrl.materials import CandidateProfile as MaterialsProfile
 from jobctrl.orchestration import PreparationTarget, derive_preparation_targets
-from jobctrl.runtime.composition.profiles import materials_profile, saved_profile, scoring_profile
+from jobctrl.runtime.composition.profiles import (
+    SavedProfiles,
+    materials_profile,
+    saved_profile,
+    scoring_profile,
+)
 from jobctrl.scoring import CandidateProfile as ScoringProfile
 from jobctrl.scoring import JobScore
 from jobctrl.scoring.activities import eligibility
@@ -62,6 +67,7 @@ class JobFacts:
         self.clock = clock
         self._min_score = min_score
         self.paper_size = PageSize(paper_size)  # [materials] paper_size: which rendered PDFs are current
+        self.profiles = SavedProfiles(store)  # kept while the profile stream is unchanged (ADR 0376)
 
     @property
     def min_score(self) -> int:
@@ -111,12 +117,10 @@ class JobFacts:
         )
 
     def scoring_profile(self) -> ScoringProfile | None:
-        saved = saved_profile(self.store)
-        return None if saved is None else scoring_profile(*saved)
+        return self.profiles.shape("scoring", scoring_profile)
 
     def _materials_profile(self) -> MaterialsProfile | None:
-        saved = saved_profile(self.store)
-        return None if saved is None else materials_profile(*saved)
+        return self.profiles.shape("materials", materials_profile)
 
     def eligible(self, job_id: str) -> str | None:
         return eligibility(self.store, job_id, self.min_score)

@@ -7,8 +7,10 @@ derived here from the same facts so both contexts read one profile version.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from jobctrl.kernel.store import EventStore
 from jobctrl.materials import CandidateProfile as MaterialsProfile
@@ -17,6 +19,7 @@ from jobctrl.scoring import SPONSORSHIP_NEEDED, EvidenceItem, EvidenceKind
 from jobctrl.scoring import CandidateProfile as ScoringProfile
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.:\-]+")
+P = TypeVar("P")
 
 
 def _id(*parts: str) -> str:
@@ -37,6 +40,58 @@ def saved_profile(store: EventStore) -> tuple[int, dict[str, Any]] | None:
     if profile.profile_version == 0:
         return None
     return profile.profile_version, dict(profile.content)
+
+
+def stream_version(store: EventStore, stream_id: str) -> int:
+    """The stream's current version: one indexed ``MAX`` on the driver (ADR 0376)."""
+    sql = f"SELECT MAX(stream_version) FROM job_events WHERE stream_id = {store.db.mark}"
+    return int(store.db.fetch(sql, [stream_id])[0][0] or 0)
+
+
+@dataclass
+class _Kept:
+    stream_id: str
+    version: int  # the profile stream's version this was loaded at
+    saved: tuple[int, dict[str, Any]] | None
+    shapes: dict[tuple[str, int, int], Any] = field(default_factory=dict)
+
+
+class SavedProfiles:
+    """The saved profile and the shapes the contexts read, kept while its stream is unchanged.
+
+    Every use asks the store for the profile stream's version (one indexed ``MAX``); the same
+    version is the same profile (the log is append-only), so the kept load and shapes are answered,
+    and any other version (a save by this or any other process) loads it again (ADR 0376).  A shape
+    is also keyed by the month: an experience without an end counts its years up to now."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._kept: _Kept | None = None
+        self.loads = 0
+
+    def saved(self) -> tuple[int, dict[str, Any]] | None:
+        return self._current().saved
+
+    def _current(self) -> _Kept:
+        kept = self._kept
+        if kept is not None and stream_version(self.store, kept.stream_id) == kept.version:
+            return kept
+        profile = load_profile(self.store)
+        self.loads += 1
+        saved = None if profile.profile_version == 0 else (profile.profile_version, dict(profile.content))
+        kept = self._kept = _Kept(profile.stream_id, profile.version, saved)
+        return kept
+
+    def shape(self, kind: str, build: Callable[[int, dict[str, Any]], P]) -> P | None:
+        kept = self._current()
+        if kept.saved is None:
+            return None
+        now = datetime.now(UTC)
+        key = (kind, now.year, now.month)
+        if key not in kept.shapes:
+            kept.shapes[key] = build(*kept.saved)
+        found: P = kept.shapes[key]
+        return found
 
 
 _CONTACT_FIELDS = ("name", "headline", "email", "phone", "location", "links")
