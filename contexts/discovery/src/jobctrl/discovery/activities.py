@@ -28,6 +28,7 @@ from jobctrl.activity_contracts.contracts import (
     SourceFamilyResult,
 )
 from jobctrl.activity_contracts.errors import to_application_error
+from jobctrl.activity_contracts.threads import heartbeating
 from jobctrl.discovery.adapters.base import SourceConfig
 from jobctrl.discovery.adapters.broad_board import BroadBoardGateway
 from jobctrl.discovery.domain.search import SearchFilters
@@ -95,6 +96,10 @@ class DiscoveryActivities:
 
     @activity.defn(name="plan_discovery_sources")
     def plan_discovery_sources(self, params: PlanSourcesInput) -> PlanSourcesResult:
+        with heartbeating():
+            return self._plan(params)
+
+    def _plan(self, params: PlanSourcesInput) -> PlanSourcesResult:
         try:
             # A run started for imported jobs alone crawls no source (ADR 0286).
             imports_only = bool(params.job_ids) and not params.source_ids
@@ -124,6 +129,10 @@ class DiscoveryActivities:
 
     @activity.defn(name="discovery_source_family")
     def discovery_source_family(self, params: SourceFamilyInput) -> SourceFamilyResult:
+        with heartbeating():  # a polite crawl of a large board may take many heartbeat timeouts
+            return self._crawl_family(params)
+
+    def _crawl_family(self, params: SourceFamilyInput) -> SourceFamilyResult:
         ex = params.execution
         configs = [c for c in self._runnable(params.source_ids) if family_of(c) == params.family]
         try:

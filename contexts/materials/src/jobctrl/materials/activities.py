@@ -22,6 +22,7 @@ from jobctrl.activity_contracts.stage_tracking import (
     StepOwner,
     owner_from_activity,
 )
+from jobctrl.activity_contracts.threads import heartbeating
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
 from jobctrl.kernel.origin import WriteOrigin
@@ -109,6 +110,12 @@ class MaterialsActivities:
         return found
 
     def _step(
+        self, params: PreparationStepInput, stage: Stage, work: Callable[[StepOwner], None]
+    ) -> PreparationStepResult:
+        with heartbeating():  # a model may take longer than the heartbeat timeout to answer
+            return self._tracked_step(params, stage, work)
+
+    def _tracked_step(
         self, params: PreparationStepInput, stage: Stage, work: Callable[[StepOwner], None]
     ) -> PreparationStepResult:
         owner = owner_from_activity()

@@ -21,6 +21,7 @@ from temporalio import activity
 from jobctrl.activity_contracts.contracts import PreparationStepInput, PreparationStepResult
 from jobctrl.activity_contracts.errors import to_application_error
 from jobctrl.activity_contracts.stage_tracking import StageTracker, owner_from_activity
+from jobctrl.activity_contracts.threads import heartbeating
 from jobctrl.kernel.aggregate import AggregateRepository
 from jobctrl.kernel.clock import Clock
 from jobctrl.kernel.errors import JobCtrlError, MissingInputError
@@ -103,6 +104,10 @@ class ScoringActivities:
 
     @activity.defn(name="score_job")
     def score_job(self, params: PreparationStepInput) -> PreparationStepResult:
+        with heartbeating():  # a model may take longer than the heartbeat timeout to answer
+            return self._score(params)
+
+    def _score(self, params: PreparationStepInput) -> PreparationStepResult:
         owner = owner_from_activity()
         # The score and the stage rows are written under the preparation workflow's tenant.
         tracker = self.tracker.for_tenant(params.tenant_id)
