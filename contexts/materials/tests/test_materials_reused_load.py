@@ -4,34 +4,16 @@ database, as another process would be) since that load is never overwritten or m
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import FixedClock
 from jobctrl.kernel.origin import WriteOrigin
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
 from jobctrl.materials.use_cases._common import decide_and_save, repository
 
 pytestmark = [pytest.mark.integration, pytest.mark.both_databases]
 AT = "2026-01-01T00:00:00.000Z"
-
-
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    store = EventStore(database, registry())
-    store.create_schema()
-    return store
-
-
-@pytest.fixture
-def other(db_url: str, store: EventStore) -> Iterator[EventStore]:
-    """A second writer: its own database handle and store on the same database."""
-    db = open_database(db_url)
-    yield EventStore(db, registry())
-    db.dispose()
 
 
 def _approved(store: EventStore, artifact_id: str) -> None:
@@ -42,13 +24,13 @@ def _approved(store: EventStore, artifact_id: str) -> None:
 
 
 def test_a_write_since_the_callers_load_is_decided_again_on_the_stored_state(
-    store: EventStore, other: EventStore
+    store: EventStore, other_store: EventStore
 ) -> None:
     _approved(store, "resume-a")
     repo = repository(store, FixedClock())
     loaded = repo.get("job-1")
     decisions: list[int] = []
-    _approved(other, "resume-b")  # another process, after our load
+    _approved(other_store, "resume-b")  # another process, after our load
 
     def render(m: JobMaterials) -> bool:
         decisions.append(m.version)
@@ -56,7 +38,7 @@ def test_a_write_since_the_callers_load_is_decided_again_on_the_stored_state(
 
     materials, recorded = decide_and_save(repo, "job-1", render, WriteOrigin(), loaded)
     assert recorded and decisions == [2, 4]  # the stale decision's save conflicted
-    stored = repository(other, FixedClock()).get("job-1")
+    stored = repository(other_store, FixedClock()).get("job-1")
     assert stored.version == 5 == materials.version
     assert stored.resume_artifact_id == "resume-b" and "pdf-1" in stored.rendered
 
@@ -76,16 +58,16 @@ def test_an_unchanged_stream_is_saved_from_the_callers_load_alone(store: EventSt
 
 
 def test_a_no_op_on_the_callers_load_is_decided_again_on_the_stored_state(
-    store: EventStore, other: EventStore
+    store: EventStore, other_store: EventStore
 ) -> None:
     _approved(store, "resume-a")
     repo = repository(store, FixedClock())
     loaded = repo.get("job-1")  # resume-a is current here: approving it again is a no-op
-    _approved(other, "resume-b")  # ...but not any more in the store
+    _approved(other_store, "resume-b")  # ...but not any more in the store
 
     def approve(m: JobMaterials) -> bool:
         return m.approve_resume("resume-a", 3, AT)
 
     materials, approved = decide_and_save(repo, "job-1", approve, WriteOrigin(), loaded)
     assert approved and materials.generation == 3
-    assert repository(other, FixedClock()).get("job-1").resume_artifact_id == "resume-a"
+    assert repository(other_store, FixedClock()).get("job-1").resume_artifact_id == "resume-a"

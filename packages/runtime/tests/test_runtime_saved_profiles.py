@@ -3,12 +3,9 @@ version is unchanged, and a save by another process is seen at the next use (ADR
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from jobctrl.domain_types import registry
-from jobctrl.kernel.store import Database, EventStore, open_database
+from jobctrl.kernel.store import EventStore
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration import save_profile
 from jobctrl.runtime.composition.profiles import (
@@ -21,34 +18,19 @@ from jobctrl.runtime.composition.profiles import (
 pytestmark = [pytest.mark.integration, pytest.mark.both_databases]
 
 
-@pytest.fixture
-def store(database: Database) -> EventStore:
-    store = EventStore(database, registry())
-    store.create_schema()
-    return store
-
-
-@pytest.fixture
-def other(db_url: str, store: EventStore) -> Iterator[EventStore]:
-    """Another process's writer: its own database handle and store on the same database."""
-    db = open_database(db_url)
-    yield EventStore(db, registry())
-    db.dispose()
-
-
 def test_an_unchanged_profile_is_loaded_once_and_a_save_elsewhere_is_seen(
-    store: EventStore, other: EventStore
+    store: EventStore, other_store: EventStore
 ) -> None:
     profiles = SavedProfiles(store)
     assert profiles.shape("scoring", scoring_profile) is None  # nothing saved yet
-    save_profile(other, to_document(dict(SAMPLE_PROFILE)))
+    save_profile(other_store, to_document(dict(SAMPLE_PROFILE)))
     first = profiles.shape("scoring", scoring_profile)
     assert first is not None and first.profile_version == 1 and profiles.loads == 2
     assert profiles.shape("scoring", scoring_profile) is first and profiles.loads == 2
     assert profiles.shape("materials", materials_profile) is not None and profiles.loads == 2
 
     changed = {**SAMPLE_PROFILE, "headline": "Staff backend engineer"}
-    save_profile(other, to_document(changed))  # another process saves a new version
+    save_profile(other_store, to_document(changed))  # another process saves a new version
     second = profiles.shape("materials", materials_profile)
     assert second is not None and second.version == 2 and second.headline == "Staff backend engineer"
     assert profiles.loads == 3

@@ -134,3 +134,11 @@ def store(database: Database) -> EventStore:
     events = EventStore(database, registry())
     events.create_schema()
     return events
+
+
+@pytest.fixture
+def other_store(db_url: str, store: EventStore) -> Iterator[EventStore]:
+    """A second writer on the same database as ``store``, over its own database handle: what
+    another process would write with (for tests of a stale load, a cache's invalidation)."""
+    with opened(db_url) as db:
+        yield EventStore(db, registry())
