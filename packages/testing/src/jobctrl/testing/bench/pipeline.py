@@ -1,7 +1,9 @@
 """``pipeline.jobs_per_s``: sample-board jobs per second through Discover → enrich → score → tailor →
 cover → PDF on the offline provider (one worker, real activities, Chromium), and
 ``pipeline.ratio_vs_noop`` against the no-op workflows of ``temporal.noop_workflows_per_s`` (four
-no-op activities each, the SDK's stock sandboxed runner) on the same dev server.
+no-op activities each, the SDK's stock sandboxed runner) on the same dev server.  The same no-op
+workflows on the worker's own runner (ADR 0381, which the pipeline runs on) are a third subject of
+the rounds: ``pipeline.ratio_vs_noop_worker_runner``, the ratio against the baseline's best runner.
 
 Interleaved rounds (ADR 0230, ADR 0382): the sample board's sources are cut into ``rounds`` slices
 (``JOBCTRL_BENCH_ROUNDS``, default 4), and each round discovers and prepares one slice on the same
@@ -46,7 +48,7 @@ from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.embedded import DevServer, local_runtime
 from jobctrl.runtime.pipeline import run_pipeline, save_profile
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
-from jobctrl.runtime.worker import sandbox_runner
+from jobctrl.runtime.workflow_runner import sandbox_runner, worker_runner
 from jobctrl.testing.bench.method import Samples, interleave_async, load_average, rounds
 from jobctrl.testing.bench.temporal import _rate
 
@@ -192,9 +194,15 @@ async def _measure(
                         async def noop_round(_r: int) -> float:
                             return await _rate(client, noop_count, sandbox_runner())
 
-                        samples = await interleave_async(
-                            {"pipeline": pipeline_round, "noop": noop_round}, len(slices)
-                        )
+                        async def noop_worker_runner_round(_r: int) -> float:
+                            return await _rate(client, noop_count, worker_runner(client.data_converter))
+
+                        subjects = {
+                            "pipeline": pipeline_round,
+                            "noop": noop_round,
+                            "noop_worker_runner": noop_worker_runner_round,
+                        }
+                        samples = await interleave_async(subjects, len(slices))
                         timings = await _workflow_task_timings(rt.client, rt.worker.task_queue)
                 finally:
                     comp.close()
@@ -221,6 +229,9 @@ def run(results: dict[str, Any]) -> None:
     results["pipeline.jobs_to_pdf"] = tally.prepared
     results["pipeline.noop_workflows_per_s_same_run"] = samples.median("noop")
     results["pipeline.ratio_vs_noop"] = samples.ratio("pipeline", "noop")
+    # The same no-op workflows on the worker's own runner (ADR 0381), which the pipeline runs on.
+    results["pipeline.noop_worker_runner_per_s_same_run"] = samples.median("noop_worker_runner")
+    results["pipeline.ratio_vs_noop_worker_runner"] = samples.ratio("pipeline", "noop_worker_runner")
     results["pipeline.workflow_task_max_s"] = max(durations, default=0.0)
     results["pipeline.workflow_tasks_over_1s"] = sum(1 for d in durations if d > 1.0)
     results["pipeline.workflow_tasks"] = len(durations)

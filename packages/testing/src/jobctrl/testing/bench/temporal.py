@@ -1,5 +1,6 @@
 """``temporal.noop_workflows_per_s``: no-op workflows (four no-op activities each) per second on a dev
-server started by the bench (the same sandboxed runner as the worker, jobctrl passed through).
+server started by the bench (the SDK's stock sandboxed runner, jobctrl passed through; the worker's
+own runner of ADR 0381 is measured beside it in the pipeline suite's rounds).
 
 Baseline in the same run and on the same server: the same workflows on the unsandboxed runner
 (``temporal.noop_workflows_per_s_unsandboxed``); ``temporal.sandbox_ratio`` is what the sandbox
