@@ -20,6 +20,7 @@ from jobctrl.projections.coverage import OPERATIONS
 from jobctrl.projections.digest import table_digests
 from jobctrl.projections.model import Fold, Projection, ReadModelTable
 from jobctrl.projections.read_models import stage_states
+from jobctrl.projections.read_models.dashboard import dashboard_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
@@ -238,3 +239,49 @@ def test_a_failure_in_a_later_batch_leaves_nothing_of_the_earlier_ones(
         assert conn.execute(sa.select(sa.func.count()).select_from(job_stage_states)).scalar_one() == 0
     monkeypatch.undo()
     assert runner.step() == 100  # the same transaction, now whole
+
+
+def test_rows_kept_between_catch_up_transactions_yield_to_a_partial_rebuild(
+    database: Database, reg: EventRegistry, store: EventStore
+) -> None:
+    """A catch-up transaction starts from the rows the previous one committed (ADR 0400), unless a
+    rebuild swap replaced rows meanwhile, even under an unchanged watermark (a partial rebuild)."""
+    written = write_log(database, generate(40, seed=5))
+    ProjectionRunner(database, reg, batch_size=25, commit_events=100).step()
+    runner = ProjectionRunner(database, reg, batch_size=25, commit_events=100)
+    runner.prepare()  # before the damage, so start-up healing does not repair it
+    with database.write() as conn:
+        # Damage the live counters (every later batch moves them): the runner's next transaction
+        # loads them as they are now.
+        conn.execute(sa.update(dashboard_projections).values(value=dashboard_projections.c.value + 50))
+    assert runner.step() == 100  # folded on the damaged rows, which it keeps for the next one
+    with database.read() as conn:
+        position = read_watermark(conn, "operations")
+    result = rebuild(database, reg, ["dashboard"])  # repairs them under the same watermark
+    assert result.position == position
+    assert runner.catch_up() == written - 200
+    folded = table_digests(database)
+    rebuild(database, reg, batch_size=25)
+    assert table_digests(database) == folded  # no damaged row came back from the runner's memory
+
+
+def test_a_catch_up_from_empty_tables_looks_nothing_up(
+    database: Database, reg: EventRegistry, store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From empty tables a catch-up needs no row loads: every row it needs, it made (ADR 0400)."""
+    written = write_log(database, generate(40, seed=5))
+    runner = ProjectionRunner(database, reg, batch_size=25, commit_events=100)
+    runner.prepare()
+    loads: list[int] = []
+    load = runner.engine._load
+
+    def counted(*args: Any, **kwargs: Any) -> None:
+        loads.append(1)
+        load(*args, **kwargs)
+
+    monkeypatch.setattr(runner.engine, "_load", counted)
+    assert runner.catch_up() == written
+    assert runner.stats.batches > 4 and loads == []  # several transactions, not one row loaded
+    folded = table_digests(database)
+    rebuild(database, reg, batch_size=25)
+    assert table_digests(database) == folded

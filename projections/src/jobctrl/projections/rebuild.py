@@ -28,7 +28,7 @@ from jobctrl.projections.model import Projection
 from jobctrl.projections.rowcache import RowCache, frozen_heap, paused_gc
 from jobctrl.projections.schema import OPERATIONS_WATERMARK, projection_watermarks
 from jobctrl.projections.sqlutil import copy_table, reset_row_counts, shadow_of
-from jobctrl.projections.watermarks import ensure_watermark, read_watermark, set_watermark
+from jobctrl.projections.watermarks import bump_replaced, ensure_watermark, read_watermark, set_watermark
 
 Progress = Callable[[int, int], None]
 
@@ -133,6 +133,9 @@ def rebuild(
                 for name, table in live.items():
                     copy_table(conn, shadows[name], table)
             reset_row_counts(conn, [t.table for p in selected for t in p.tables])
+            # Rows replaced under the watermark (a partial rebuild never moves it, a full one may
+            # not): a runner's rows kept from before this swap are stale now (ADR 0400).
+            bump_replaced(conn, watermark)
             for shadow in shadows.values():
                 shadow.drop(conn)
             if full:

@@ -41,6 +41,13 @@ class RowCache:
     #: (``None``: no row), settled into the counts when the cache is flushed (ADR 0370)
     origins: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
 
+    def committed(self) -> None:
+        """Forget what the transaction just committed (row-count deltas, key digest changes), keeping
+        the rows: they are now the tables' rows, for the next transaction of the same writer while
+        nobody else wrote them (ADR 0400)."""
+        self.created.clear()
+        self.changes.clear()
+
     def size(self) -> int:
         return sum(len(r) for r in self.rows.values())
 

@@ -11,6 +11,10 @@ Following: on SQLite by polling every ``poll_interval`` seconds; on PostgreSQL b
 job_events`` (the store notifies on every commit) with the same interval as a polling fallback.
 ``stop()`` (or setting the ``stop`` event) ends the loop after the current transaction.  Memory is
 bounded by ``commit_events`` (and the row cache's capacity) whatever the length of the log.
+
+While catching up, the next transaction starts from the rows the last one committed, if the
+watermark is still where it left it and no rebuild swap replaced rows since (ADR 0400); a catch-up
+that starts on empty tables looks no row up at all, like a rebuild.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import sqlalchemy as sa
 
 from jobctrl.kernel.registry import EventRegistry
 from jobctrl.kernel.store.database import Database
@@ -32,7 +38,7 @@ from jobctrl.projections.recoveries import advance_native_proofs
 from jobctrl.projections.rowcache import RowCache, frozen_heap, paused_gc
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.projections.waiting import Waiter, waiter_for
-from jobctrl.projections.watermarks import advance_watermark, ensure_watermark, read_watermark
+from jobctrl.projections.watermarks import advance_watermark, ensure_watermark, read_replaced, read_watermark
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +87,10 @@ class ProjectionRunner:
         self.stats = RunnerStats()
         self._stop = threading.Event()
         self._prepared = False
+        # The rows of the last catch-up transaction, with the watermark position and the swap count
+        # (``read_replaced``) they were committed under: the next catch-up transaction starts from
+        # them instead of loading them again, if both are unchanged (ADR 0400).
+        self._kept: tuple[RowCache, int, int] | None = None
         #: set while ``run`` is caught up and waiting for new rows (a test awaits it instead of sleeping)
         self.waiting = threading.Event()
 
@@ -89,6 +99,7 @@ class ProjectionRunner:
         """Migrate the read-model schema, make sure the watermark exists, heal lost rows.
 
         Returns the names of projections that self-healing rebuilt."""
+        self._kept = None
         migrate(self.db)
         with self.db.write() as conn:
             ensure_watermark(conn, self.watermark)
@@ -115,11 +126,15 @@ class ProjectionRunner:
         # While catching up, one transaction folds up to ``commit_events`` events in batches of
         # ``batch_size``: the rows the batches touch stay in memory between them and are written
         # once, with the watermark, when the transaction ends (ADR 0350).
+        # Rows kept from the previous catch-up transaction are taken out first: a transaction that
+        # fails or conflicts leaves none kept (its rows never committed).
+        kept, self._kept = self._kept, None
         batches, events = 0, 0
         skipped: list[Skipped] = []
         with frozen_heap(), paused_gc(), self.db.write() as conn:
             position = read_watermark(conn, self.watermark)
-            cache = RowCache(capacity=self.cache_capacity, complete=False)
+            cache: RowCache | None = None
+            replaced = 0
             while events < self.commit_events:
                 batch = read_log(conn, position, min(self.batch_size, self.commit_events - events))
                 if not batch:
@@ -130,15 +145,24 @@ class ProjectionRunner:
                         raise RuntimeError(f"watermark {self.watermark!r} moved under its row lock")
                     self.stats.conflicts += 1
                     return 0
+                if cache is None:
+                    # Under the watermark's lock now: nobody else replaces rows until this commits.
+                    replaced = read_replaced(conn, self.watermark)
+                    cache = self._cache(conn, kept, position, replaced, full=len(batch) == self.batch_size)
                 skipped += self.engine.fold(conn, batch, self.targets, watermark=self.watermark, cache=cache)
                 position = batch[-1][0]
                 batches += 1
                 events += len(batch)
                 if len(batch) < self.batch_size:
                     break  # caught up: commit what there is now
-            if not events:
+            if cache is None:
                 return 0
             self.engine.commit(conn, cache, self.targets)
+        if events == self.commit_events:
+            # Still catching up: the next transaction starts from these rows (ADR 0400).  A caught-up
+            # runner keeps nothing between its (small) live transactions.
+            cache.committed()
+            self._kept = (cache, position, replaced)
         for s in skipped:
             log.warning(
                 "projection runner skipped event at position %d (%s): %s", s.position, s.event_type, s.reason
@@ -147,6 +171,31 @@ class ProjectionRunner:
         self.stats.events += events
         self.stats.skipped += len(skipped)
         return events
+
+    def _cache(
+        self,
+        conn: sa.Connection,
+        kept: tuple[RowCache, int, int] | None,
+        position: int,
+        replaced: int,
+        *,
+        full: bool,
+    ) -> RowCache:
+        """This transaction's row cache: the rows kept from the previous catch-up transaction if no
+        one else moved the watermark or replaced rows since it committed them, else a new cache,
+        complete (no key to look up) if every table is empty (ADR 0400).  The caller holds the
+        watermark's lock, so neither can change before this transaction ends."""
+        if kept is not None and kept[1:] == (position, replaced):
+            return kept[0]
+        cache = RowCache(capacity=self.cache_capacity, complete=False)
+        # Only while catching up (a full first batch): a live step folds few rows, and the checks
+        # would cost it more than its loads.
+        if full:
+            cache.complete = not any(
+                conn.execute(sa.select(sa.literal(1)).select_from(table).limit(1)).first() is not None
+                for table in self.targets.values()
+            )
+        return cache
 
     def catch_up(self) -> int:
         total = 0

@@ -3,6 +3,11 @@
 Advancing is a compare-and-swap (``UPDATE … WHERE position = expected``) done first in the fold
 transaction: it takes the row lock, so two runners can never both fold the same batch, and a batch
 whose watermark moved underneath it (a concurrent runner, a rebuild swap) is rolled back whole.
+
+Beside each watermark, ``<name>#replaced`` counts the rebuild swaps that replaced rows under it
+(``bump_replaced``, in the swap's transaction).  A full rebuild can leave the position where it was
+and a partial one always does, so a runner that keeps rows between its own transactions compares
+this count, not the position, to know that nobody else rewrote them (ADR 0400).
 """
 
 from __future__ import annotations
@@ -16,6 +21,22 @@ from jobctrl.projections.sqlutil import insert_ignore_statement
 
 def ensure_watermark(conn: Connection, name: str) -> None:
     conn.execute(insert_ignore_statement(conn, wm), [{"name": name, "position": 0}])
+
+
+def replaced_name(name: str) -> str:
+    """The row counting the rebuild swaps under watermark ``name`` (ADR 0400)."""
+    return f"{name}#replaced"
+
+
+def read_replaced(conn: Connection, name: str) -> int:
+    """How many rebuild swaps replaced rows under watermark ``name`` (0 before the first)."""
+    return read_watermark(conn, replaced_name(name))
+
+
+def bump_replaced(conn: Connection, name: str) -> None:
+    """Count one more row replacement under watermark ``name``, in the caller's (swap) transaction."""
+    ensure_watermark(conn, replaced_name(name))
+    conn.execute(sa.update(wm).where(wm.c.name == replaced_name(name)).values(position=wm.c.position + 1))
 
 
 def read_watermark(conn: Connection, name: str) -> int:
