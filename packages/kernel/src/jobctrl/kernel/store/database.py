@@ -94,6 +94,7 @@ class StorageIdentity:
 
     path: Path | None = None
     file_id: tuple[int, int] | None = None
+    fspath: str = ""  # ``path`` as text, set with ``file_id`` (a ``Path`` costs a conversion per stat)
     database_id: str = ""
     failure: StorageUnavailable | None = None
 
@@ -151,10 +152,10 @@ class Database:
     def verify(self) -> None:
         """Raise ``StorageUnavailable`` unless the SQLite file is still the one this process opened."""
         ident = self.identity
-        if ident.path is None or ident.file_id is None:
+        if ident.file_id is None:  # set (with ``fspath``) once a SQLite file is claimed
             return
         try:
-            st = os.stat(ident.path)
+            st = os.stat(ident.fspath)
         except FileNotFoundError:
             raise StorageUnavailable(
                 "missing", f"the database {ident.path} is gone (deleted or moved while in use): restore it"
@@ -295,6 +296,7 @@ class Database:
         if ident.path is None:
             return
         st = os.stat(ident.path)
+        ident.fspath = os.fspath(ident.path)
         ident.file_id = (st.st_dev, st.st_ino)
         marker = identity_marker(ident.path)
         if marker.exists():
