@@ -20,7 +20,7 @@ from temporalio.worker import Replayer
 from jobctrl.orchestration.workflows import WORKFLOWS
 from jobctrl.orchestration.workflows.continuation import CLOSED_ACTIVITY, CLOSED_PATCH
 from jobctrl.orchestration.workflows.lifecycle import LOCAL_LIFECYCLE_PATCH, SPEND_PREFLIGHT_PATCH
-from jobctrl.orchestration.workflows.preparation import LOCAL_GATE_PATCH
+from jobctrl.orchestration.workflows.preparation import LOCAL_GATE_PATCH, OPEN_ONCE_PATCH
 from jobctrl.runtime.workflow_runner import worker_runner
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
@@ -43,6 +43,8 @@ RECORDED = (  # written by jobctrl.testing.runtime.record_histories; v1 predates
     "contact_research_v2.json",
     # v5: the spend gate as a local activity next to the checkpoint read (ADR 0383, patched)
     "preparation_failed_at_cover_v5.json",
+    # v6: the started record, the gate and the checkpoint as one local activity (ADR 0391, patched)
+    "preparation_failed_at_cover_v6.json",
 )
 
 
@@ -164,3 +166,25 @@ def test_the_preparation_histories_straddle_the_local_gate_patch() -> None:
         "check_spend_budget",
         "load_preparation_checkpoint",
     ]
+
+
+def test_the_preparation_histories_straddle_the_open_once_patch() -> None:
+    """v5 opened with three local activities (started record, then gate and checkpoint); v6 with one
+    that runs all three, and its outcome record asks for no lifecycle patch (its own patch is newer),
+    so both branches of ``workflow.patched`` replay above."""
+    old_patches, _ = _patches_and_activities("preparation_failed_at_cover_v5.json")
+    new_patches, new_activities = _patches_and_activities("preparation_failed_at_cover_v6.json")
+    assert OPEN_ONCE_PATCH not in old_patches
+    assert _local_activities("preparation_failed_at_cover_v5.json")[:3] == [
+        "record_workflow_started",
+        "check_spend_budget",
+        "load_preparation_checkpoint",
+    ]
+    assert OPEN_ONCE_PATCH in new_patches and LOCAL_LIFECYCLE_PATCH not in new_patches
+    assert _local_activities("preparation_failed_at_cover_v6.json") == [
+        "open_preparation",
+        "record_workflow_outcome",
+    ]
+    assert (
+        not {"record_workflow_started", "check_spend_budget", "load_preparation_checkpoint"} & new_activities
+    )

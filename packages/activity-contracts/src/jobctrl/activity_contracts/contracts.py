@@ -221,6 +221,22 @@ class PreparationCheckpoint:
     completed_steps: list[PreparationStep] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class PreparationOpenInput:
+    """A preparation's opening as one local activity (ADR 0391): the started record, the spend gate
+    and the checkpoint read, in that order, with each one's own input."""
+
+    started: WorkflowStartedInput
+    spend: SpendCheckInput
+    checkpoint: PreparationCheckpointInput
+
+
+@dataclass(frozen=True)
+class PreparationOpened:
+    spend: SpendCheckResult
+    checkpoint: PreparationCheckpoint
+
+
 # -- apply and contact ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class ApplyActivityInput:

@@ -78,9 +78,13 @@ async def spend_preflight_locally(tenant: str, workflow_type: str) -> None:
 LOCAL_LIFECYCLE_PATCH = "lifecycle-local-records-v1"
 
 
-async def record_quickly(name: str, arg: object, *, result_type: type | None = None) -> object:
-    """A short bookkeeping activity: local under ``LOCAL_LIFECYCLE_PATCH``, queued before it."""
-    if workflow.patched(LOCAL_LIFECYCLE_PATCH):
+async def record_quickly(
+    name: str, arg: object, *, result_type: type | None = None, local: bool | None = None
+) -> object:
+    """A short bookkeeping activity: local under ``LOCAL_LIFECYCLE_PATCH``, queued before it.
+    ``local=True``: the caller's own, later patch implies this one (every run under it is newer), so
+    no marker is asked for."""
+    if local or workflow.patched(LOCAL_LIFECYCLE_PATCH):
         return await workflow.execute_local_activity(
             name,
             arg,
@@ -105,20 +109,48 @@ async def run_with_lifecycle(
     *,
     record_started: bool = True,
 ) -> T:
-    info = workflow.info()
     started_at = now_iso(WORKFLOW_CLOCK)
     if record_started:
-        await record_quickly(
-            "record_workflow_started",
-            WorkflowStartedInput(
-                workflow_id=info.workflow_id,
-                temporal_run_id=info.first_execution_run_id,
-                workflow_type=workflow_type,
-                tenant_id=tenant,
-                started_at=started_at,
-                input_summary=summary,
-            ),
-        )
+        await record_quickly("record_workflow_started", _started(workflow_type, tenant, summary, started_at))
+    return await _framed(workflow_type, tenant, started_at, body, local=None)
+
+
+async def run_opened_with_lifecycle(
+    workflow_type: str,
+    tenant: str,
+    summary: dict[str, str],
+    body: Callable[[WorkflowStartedInput], Awaitable[T]],
+) -> T:
+    """``run_with_lifecycle`` whose body records the start itself, first, as part of an activity that
+    does more (the preparation's ``open_preparation``, ADR 0391).  The body runs inside the frame, so
+    an opening that fails (the gate's ``budget_exceeded``) ends with its terminal outcome as before;
+    one whose start record itself failed leaves an outcome alone, which names its run.  The caller's
+    patch is newer than ``LOCAL_LIFECYCLE_PATCH``, so the outcome is a local activity without its
+    marker."""
+    started_at = now_iso(WORKFLOW_CLOCK)
+    started = _started(workflow_type, tenant, summary, started_at)
+    return await _framed(workflow_type, tenant, started_at, lambda: body(started), local=True)
+
+
+def _started(
+    workflow_type: str, tenant: str, summary: dict[str, str], started_at: str
+) -> WorkflowStartedInput:
+    info = workflow.info()
+    return WorkflowStartedInput(
+        workflow_id=info.workflow_id,
+        temporal_run_id=info.first_execution_run_id,
+        workflow_type=workflow_type,
+        tenant_id=tenant,
+        started_at=started_at,
+        input_summary=summary,
+    )
+
+
+async def _framed(
+    workflow_type: str, tenant: str, started_at: str, body: Callable[[], Awaitable[T]], *, local: bool | None
+) -> T:
+    """Exactly one terminal ``Workflow*`` record after ``body``, on its success, failure and cancel."""
+    info = workflow.info()
 
     async def outcome(
         status: str, code: str | None = None, message: str | None = None, retry: bool = False
@@ -137,6 +169,7 @@ async def run_with_lifecycle(
                 error_message=message,
                 retryable=retry,
             ),
+            local=local,
         )
 
     try:

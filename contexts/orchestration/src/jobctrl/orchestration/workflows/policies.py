@@ -41,6 +41,16 @@ PREFLIGHT = RetryPolicy(
 LIFECYCLE = RetryPolicy(
     initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=5
 )
+#: A preparation's opening (ADR 0391): the started record, the gate and the checkpoint read in one
+#: activity.  LIFECYCLE's attempts (each part may run again: the record is idempotent, the rest read
+#: only) and the gate's non-retryable codes, so a depleted budget still fails at the first attempt.
+OPEN = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=10),
+    maximum_attempts=5,
+    non_retryable_error_types=list(NON_RETRYABLE),
+)
 #: Owner-scoped recovery must happen before a terminal outcome: 0 means retry until it succeeds.
 RECOVER = RetryPolicy(
     initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=10), maximum_attempts=0

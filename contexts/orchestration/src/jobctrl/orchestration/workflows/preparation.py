@@ -4,7 +4,9 @@ A failed step fails only this job's run (with ``{step}_failed`` / ``pdf_render_f
 mandatory owner-scoped ``recover_preparation_state`` reconciliation; a rerun
 under the same key loads the checkpoint and resumes at the failed step.  ``skipped`` or
 ``not_eligible`` ends the chain without failing it.  The spend preflight runs first (ADR 0110); under
-``LOCAL_GATE_PATCH`` it runs as a local activity next to the checkpoint read (ADR 0383).
+``LOCAL_GATE_PATCH`` it runs as a local activity next to the checkpoint read (ADR 0383), and under
+``OPEN_ONCE_PATCH`` the started record, the gate and the checkpoint read are one local activity,
+``open_preparation`` (ADR 0391).
 """
 
 from __future__ import annotations
@@ -19,9 +21,13 @@ from temporalio.exceptions import ApplicationError, is_cancelled_exception
 from jobctrl.activity_contracts.contracts import (
     PreparationCheckpoint,
     PreparationCheckpointInput,
+    PreparationOpened,
+    PreparationOpenInput,
     PreparationStep,
     PreparationStepInput,
     PreparationStepResult,
+    SpendCheckInput,
+    WorkflowStartedInput,
 )
 from jobctrl.kernel.execution import ExecutionRef
 from jobctrl.orchestration.workflows import policies
@@ -29,6 +35,7 @@ from jobctrl.orchestration.workflows.errors import failure_of
 from jobctrl.orchestration.workflows.lifecycle import (
     SPEND_PREFLIGHT_PATCH,
     record_quickly,
+    run_opened_with_lifecycle,
     run_with_lifecycle,
     spend_preflight,
     spend_preflight_locally,
@@ -39,6 +46,10 @@ OWNER_RECOVERY_PATCH = "preparation-owner-recovery-v1"
 #: The spend gate and the checkpoint read as two local activities of one workflow task (ADR 0383);
 #: runs recorded before it replay with the queued gate, then the checkpoint.
 LOCAL_GATE_PATCH = "preparation-local-gate-v1"
+#: The started record, the gate and the checkpoint read as one local activity (ADR 0391): one executor
+#: hand-off and one activation where there were three, so a fan-out's first tasks stop queueing for
+#: the local-activity slots (ADR 0384).  Runs recorded before it replay as ADR 0383's.
+OPEN_ONCE_PATCH = "preparation-open-once-v1"
 ORDER: tuple[PreparationStep, ...] = ("score", "tailor", "cover", "pdf")
 _ACTIVITY: dict[str, tuple[str, RetryPolicy, str]] = {
     "score": ("score_job", policies.SCORE, "score_failed"),
@@ -74,7 +85,33 @@ class JobPreparationWorkflow:
     @workflow.run
     async def run(self, params: JobPreparationInput) -> JobPreparationResult:
         summary = {"jobId": params.job_id, "steps": ",".join(params.steps)}
-        return await run_with_lifecycle(WORKFLOW_TYPE, params.tenant, summary, lambda: self._prepare(params))
+        if workflow.patched(OPEN_ONCE_PATCH):
+
+            async def opened(started: WorkflowStartedInput) -> JobPreparationResult:
+                return await self._prepare(params, await self._open_once(params, started))
+
+            return await run_opened_with_lifecycle(WORKFLOW_TYPE, params.tenant, summary, opened)
+        return await run_with_lifecycle(
+            WORKFLOW_TYPE, params.tenant, summary, lambda: self._prepare(params, None)
+        )
+
+    async def _open_once(
+        self, params: JobPreparationInput, started: WorkflowStartedInput
+    ) -> PreparationCheckpoint:
+        """The started record, the gate (its ``budget_exceeded`` non-retryable: no step starts) and
+        the checkpoint, in that order, in one local activity."""
+        opened: PreparationOpened = await workflow.execute_local_activity(
+            "open_preparation",
+            PreparationOpenInput(
+                started,
+                SpendCheckInput(params.tenant, workflow.info().workflow_id, WORKFLOW_TYPE),
+                PreparationCheckpointInput(params.tenant, params.job_id, params.idempotency_key),
+            ),
+            result_type=PreparationOpened,
+            start_to_close_timeout=policies.SHORT,
+            retry_policy=policies.OPEN,
+        )
+        return opened.checkpoint
 
     async def _open(self, params: JobPreparationInput) -> PreparationCheckpoint:
         """The spend gate before any paid step (``budget_exceeded`` non-retryable), then the
@@ -109,8 +146,11 @@ class JobPreparationWorkflow:
         assert isinstance(loaded, PreparationCheckpoint)
         return loaded
 
-    async def _prepare(self, params: JobPreparationInput) -> JobPreparationResult:
-        checkpoint = await self._open(params)
+    async def _prepare(
+        self, params: JobPreparationInput, checkpoint: PreparationCheckpoint | None
+    ) -> JobPreparationResult:
+        if checkpoint is None:  # recorded before OPEN_ONCE_PATCH
+            checkpoint = await self._open(params)
         already = set(checkpoint.completed_steps)
         wanted = [s for s in ORDER if s in params.steps]
         done: list[PreparationStep] = []

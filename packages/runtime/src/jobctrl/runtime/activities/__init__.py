@@ -25,6 +25,7 @@ from jobctrl.orchestration.activities import (
 from jobctrl.runtime.activities.continuation import continuation_activities
 from jobctrl.runtime.activities.deps import ActivityDeps
 from jobctrl.runtime.activities.fanout import FanoutActivities
+from jobctrl.runtime.activities.opening import OPEN_PREPARATION, open_preparation_activity
 from jobctrl.runtime.activities.spend import SpendActivities
 
 ActivityFn = Callable[..., Any]
@@ -80,6 +81,7 @@ def build_activities(deps: ActivityDeps, overrides: Iterable[ActivityFn] = ()) -
     missing = [name for name in CONTEXT_ACTIVITIES if name not in registry]
     if missing:
         raise ConfigurationError(f"activities not wired to their contexts: {', '.join(missing)}")
+    registry[OPEN_PREPARATION] = open_preparation_activity(registry)  # ADR 0391: over the parts above
     return list(registry.values())
 
 

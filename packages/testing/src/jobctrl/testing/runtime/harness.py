@@ -20,24 +20,30 @@ from jobctrl.orchestration.adapters.settings_store import SettingsStore
 from jobctrl.orchestration.adapters.spend_ledger import SpendLedger, ledger_with_settings
 from jobctrl.orchestration.adapters.tables import create_orchestration_tables
 from jobctrl.runtime.activities import ActivityDeps, ActivityFn
+from jobctrl.runtime.activities.opening import OPEN_PREPARATION, PARTS
 from jobctrl.runtime.activities.ports import PreparationTargetsPort
 from jobctrl.runtime.telemetry.interceptor import RuntimeTelemetry
 from jobctrl.runtime.worker import WorkerSizing, build_worker
+
+#: A local activity that runs others, in order, in each of its attempts (ADR 0391): an attempt of it
+#: is an attempt of each part.
+COMPOSITES: dict[str, tuple[str, ...]] = {OPEN_PREPARATION: PARTS}
 
 
 def _local_attempts(marker: MarkerRecordedEventAttributes, activity_type: str) -> int:
     if marker.marker_name != "core_local_activity" or "data" not in marker.details:
         return 0
     data = json.loads(marker.details["data"].payloads[0].data)
-    return int(data["attempt"]) if data.get("activity_type") == activity_type else 0
+    ran = data.get("activity_type")
+    return int(data["attempt"]) if ran == activity_type or activity_type in COMPOSITES.get(ran, ()) else 0
 
 
 async def activity_attempts(
     client: Client, workflow_id: str, activity_type: str, *, run_id: str | None = None
 ) -> int:
     """How many attempts of ``activity_type`` the run's history holds, queued or local (a local
-    activity's marker records its last attempt's number), following its continue-as-new chain from
-    ``run_id`` (default: the latest run only).
+    activity's marker records its last attempt's number; a composite's counts for its parts),
+    following its continue-as-new chain from ``run_id`` (default: the latest run only).
 
     Read from Temporal, not from a counting stand-in, so the live activity (and its ledger) runs."""
     attempts = 0

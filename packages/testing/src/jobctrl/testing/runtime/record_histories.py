@@ -41,7 +41,7 @@ from jobctrl.testing.runtime.harness import Harness, RunningWorker
 
 NAMES = (  # the lifecycle records and the preparation checkpoint as local activities (ADR 0236)
     "discover_partial_v2.json",
-    "preparation_failed_at_cover_v5.json",  # v5: the spend gate local, next to the checkpoint (ADR 0383)
+    "preparation_failed_at_cover_v6.json",  # v6: started + gate + checkpoint, one local activity (ADR 0391)
     "apply_single_v2.json",
     "profile_continuation_v4.json",
     "contact_research_v2.json",
