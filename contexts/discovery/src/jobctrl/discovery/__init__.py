@@ -56,7 +56,7 @@ if TYPE_CHECKING:
         close_execution_membership,
         close_interrupted_membership,
     )
-    from jobctrl.discovery.use_cases.discovered_job import discovered_job
+    from jobctrl.discovery.use_cases.discovered_job import discovered_job, discovered_job_at
     from jobctrl.discovery.use_cases.execution_members import execution_members
     from jobctrl.discovery.use_cases.import_posting import (
         ImportedPosting,
@@ -108,6 +108,7 @@ _EXPORTS: dict[str, str] = {
     "known_job_ids": "jobctrl.discovery.use_cases.known_jobs",
     "execution_members": "jobctrl.discovery.use_cases.execution_members",
     "discovered_job": "jobctrl.discovery.use_cases.discovered_job",
+    "discovered_job_at": "jobctrl.discovery.use_cases.discovered_job",
     "application_url": "jobctrl.discovery.use_cases.application_url",
     "application_url_of": "jobctrl.discovery.domain.job",
     "iter_known_job_ids": "jobctrl.discovery.use_cases.known_jobs",
@@ -168,6 +169,7 @@ __all__ = [
     "close_execution_membership",
     "close_interrupted_membership",
     "discovered_job",
+    "discovered_job_at",
     "execution_members",
     "fetch_posting",
     "import_posting",

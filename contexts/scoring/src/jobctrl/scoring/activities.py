@@ -55,7 +55,12 @@ def _load_score(store: EventStore, job_id: str) -> JobScore | None:
 
 def eligibility(store: EventStore, job_id: str, min_score: int) -> str | None:
     """None when the job's current score makes it eligible; else the reason it is not."""
-    verdict = _verdict_of(_load_score(store, job_id), min_score)
+    return eligibility_of(_load_score(store, job_id), min_score)
+
+
+def eligibility_of(score: JobScore | None, min_score: int) -> str | None:
+    """:func:`eligibility` of a score the caller read as stored now (ADR 0396)."""
+    verdict = _verdict_of(score, min_score)
     return None if verdict is None else verdict[0]
 
 

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
@@ -66,10 +65,9 @@ class SettingsStore:
 
     def saved_document(self) -> dict[str, Any] | None:
         """The keys saved so far and their values, or None when nothing was ever saved."""
-        with self.db.read() as conn:
-            document = conn.execute(
-                select(jobctrl_settings.c.document).where(jobctrl_settings.c.name == _NAME)
-            ).scalar_one_or_none()
+        # Driver SQL (ADR 0395): the spend preflight of every preparation reads the ceiling here.
+        rows = self.db.fetch(f"SELECT document FROM jobctrl_settings WHERE name = {self.db.mark}", [_NAME])
+        document = rows[0][0] if rows else None
         if document is None:
             return None
         saved = json.loads(document)

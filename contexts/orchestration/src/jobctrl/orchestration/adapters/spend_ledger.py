@@ -14,13 +14,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sqlalchemy import select
-
 from jobctrl.kernel.clock import Clock, SystemClock, isoformat
 from jobctrl.kernel.store import Database
 from jobctrl.llm import LlmUsage, estimate_cost_usd
 from jobctrl.orchestration.adapters.settings_store import SettingsStore
-from jobctrl.orchestration.adapters.tables import llm_spend
 
 
 @dataclass(frozen=True)
@@ -101,13 +98,12 @@ class SpendLedger:
     def status(self, tenant_id: str = "local") -> SpendStatus:
         """The tenant's spend of today (UTC) against the current ceiling."""
         day = self._today()
-        with self.db.read() as conn:
-            row = conn.execute(
-                select(llm_spend.c.cost_usd, llm_spend.c.calls).where(
-                    llm_spend.c.tenant_id == tenant_id, llm_spend.c.day == day
-                )
-            ).first()
-        spent, calls = (float(row[0]), int(row[1])) if row else (0.0, 0)
+        # Driver SQL, like the UPSERT: the spend preflight of every preparation read it (ADR 0395).
+        m = self.db.mark
+        rows = self.db.fetch(
+            f"SELECT cost_usd, calls FROM llm_spend WHERE tenant_id = {m} AND day = {m}", [tenant_id, day]
+        )
+        spent, calls = (float(rows[0][0]), int(rows[0][1])) if rows else (0.0, 0)
         return SpendStatus(
             tenant_id=tenant_id, day=day, spent_usd=spent, budget_usd=float(self._budget_usd()), calls=calls
         )

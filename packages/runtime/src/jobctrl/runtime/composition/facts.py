@@ -37,6 +37,7 @@ from jobctrl.materials import (
 )
 from jobctrl.materials import CandidateProfile as MaterialsProfile
 from jobctrl.orchestration import PreparationTarget, derive_preparation_targets
+from jobctrl.runtime.composition.kept import KeptJobFacts
 from jobctrl.runtime.composition.profiles import (
     SavedProfiles,
     materials_profile,
@@ -45,7 +46,7 @@ from jobctrl.runtime.composition.profiles import (
 )
 from jobctrl.scoring import CandidateProfile as ScoringProfile
 from jobctrl.scoring import JobScore
-from jobctrl.scoring.activities import eligibility
+from jobctrl.scoring.activities import eligibility_of
 
 MAX_ROLE = 200
 
@@ -68,6 +69,7 @@ class JobFacts:
         self._min_score = min_score
         self.paper_size = PageSize(paper_size)  # [materials] paper_size: which rendered PDFs are current
         self.profiles = SavedProfiles(store)  # kept while the profile stream is unchanged (ADR 0376)
+        self.kept = KeptJobFacts(store)  # a job's score, enrichment and discovery, likewise (ADR 0396)
 
     @property
     def min_score(self) -> int:
@@ -81,21 +83,17 @@ class JobFacts:
 
     def enriched_description(self, job_id: str) -> str | None:
         """The latest ``JobEnriched.fullDescription`` (the posting page's text), if enriched: read
-        from enrichment's ``PostingEnrichment``, the one fold of that stream."""
-        enrichment = AggregateRepository.for_class(self.store, PostingEnrichment).load(job_id)
-        text = None if enrichment is None else enrichment.full_description
-        return text if text and text.strip() else None
+        from enrichment's ``PostingEnrichment``, the one fold of that stream (kept while the stream
+        is unchanged, ADR 0396)."""
+        return _enriched_text(self.kept.read(job_id, enrichment=True).enrichment)
 
     def description(self, job_id: str) -> str | None:
         """What Score and the materials read: the enriched text, else the board's description (as
-        text: HTML is reduced to its text)."""
-        text = self.enriched_description(job_id)
-        if text is None:
-            found = self.discovered(job_id)
-            raw = None if found is None else found.metadata.get("description")
-            text = raw if isinstance(raw, str) else None
-        text = plain_text(text) if text else None
-        return text if text and text.strip() else None
+        text: HTML is reduced to its text); each kept while its stream is unchanged (ADR 0396)."""
+        enrichment = self.kept.read(job_id, enrichment=True).enrichment
+        if _enriched_text(enrichment) is not None:
+            return _description_of(enrichment, None)
+        return _description_of(None, self.kept.read(job_id, discovered=True).discovered)
 
     def members(self, tenant: str, workflow_id: str, run_id: str, cohort: str | None = None) -> list[str]:
         ref = ExecutionRef(tenant, workflow_id, run_id)
@@ -123,10 +121,11 @@ class JobFacts:
         return self.profiles.shape("materials", materials_profile)
 
     def eligible(self, job_id: str) -> str | None:
-        return eligibility(self.store, job_id, self.min_score)
+        """Scoring's verdict on the job's score as stored now (kept while unchanged, ADR 0396)."""
+        return eligibility_of(self.kept.read(job_id, score=True).score, self.min_score)
 
     def _score(self, job_id: str) -> JobScore | None:
-        return AggregateRepository.for_class(self.store, JobScore).load(job_id)
+        return self.kept.read(job_id, score=True).score
 
     def keywords(self, job_id: str, score: JobScore | None = None) -> list[str]:
         """The latest score's keywords, from scoring's ``JobScore`` (the one fold of ``score-…``)."""
@@ -148,18 +147,24 @@ class JobFacts:
         ]
 
     def materials_inputs(self, job_id: str) -> tuple[MaterialsProfile, TargetPosting] | None:
-        profile, found = self._materials_profile(), self.discovered(job_id)
+        # One statement asks for the versions of the profile, the score, the enrichment and the
+        # discovery of the job; only a changed one is read again (ADR 0396).
+        also = self.profiles.streams()
+        read = self.kept.read(job_id, score=True, enrichment=True, discovered=True, also=also)
+        at = read.versions.get(also[0]) if also else None  # none: the profile asks the store itself
+        profile, found = self.profiles.shape("materials", materials_profile, at=at), read.discovered
         if profile is None or found is None:
             return None
         title = str(found.metadata.get("title") or "the role")[:MAX_ROLE]
-        score = self._score(job_id)  # one load for both (ADR 0363)
         posting = TargetPosting(
             job_id=job_id,
             role_title=title,
             company=found.employer[:MAX_ROLE],
-            keywords=self.keywords(job_id, score),
-            requirements=self.requirements(job_id, score),
-            description=bound_text(self.description(job_id) or "", MAX_POSTING_TEXT, keep_newlines=True),
+            keywords=self.keywords(job_id, read.score),
+            requirements=self.requirements(job_id, read.score),
+            description=bound_text(
+                _description_of(read.enrichment, found) or "", MAX_POSTING_TEXT, keep_newlines=True
+            ),
         )
         return profile, posting
 
@@ -221,7 +226,7 @@ class JobFacts:
         return ApplyInputs(facts, applicant, materials)
 
     def _fit(self, job_id: str) -> float | None:
-        score = AggregateRepository.for_class(self.store, JobScore).load(job_id)
+        score = self._score(job_id)
         return None if score is None or score.fit_score is None else float(score.fit_score)
 
     def ready_to_apply(self, job_id: str) -> bool:
@@ -237,3 +242,18 @@ class JobFacts:
             limit=limit,
             clock=self.clock,
         )
+
+
+def _enriched_text(enrichment: PostingEnrichment | None) -> str | None:
+    text = None if enrichment is None else enrichment.full_description
+    return text if text and text.strip() else None
+
+
+def _description_of(enrichment: PostingEnrichment | None, found: JobDiscovered | None) -> str | None:
+    """The enriched text, else the board's description, as text (HTML reduced to its text)."""
+    text = _enriched_text(enrichment)
+    if text is None:
+        raw = None if found is None else found.metadata.get("description")
+        text = raw if isinstance(raw, str) else None
+    text = plain_text(text) if text else None
+    return text if text and text.strip() else None

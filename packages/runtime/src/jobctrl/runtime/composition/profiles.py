@@ -72,18 +72,28 @@ class SavedProfiles:
     def saved(self) -> tuple[int, dict[str, Any]] | None:
         return self._current().saved
 
-    def _current(self) -> _Kept:
+    def streams(self) -> list[str]:
+        """The profile's stream id once it was loaded (for a caller that asks for its version in a
+        statement of its own and hands it to :meth:`shape` as ``at``, ADR 0396); none before."""
         kept = self._kept
-        if kept is not None and stream_version(self.store, kept.stream_id) == kept.version:
-            return kept
+        return [] if kept is None else [kept.stream_id]
+
+    def _current(self, at: int | None = None) -> _Kept:
+        kept = self._kept
+        if kept is not None:
+            stored = stream_version(self.store, kept.stream_id) if at is None else at
+            if stored == kept.version:
+                return kept
         profile = load_profile(self.store)
         self.loads += 1
         saved = None if profile.profile_version == 0 else (profile.profile_version, dict(profile.content))
         kept = self._kept = _Kept(profile.stream_id, profile.version, saved)
         return kept
 
-    def shape(self, kind: str, build: Callable[[int, dict[str, Any]], P]) -> P | None:
-        kept = self._current()
+    def shape(self, kind: str, build: Callable[[int, dict[str, Any]], P], at: int | None = None) -> P | None:
+        """The shape of the profile as stored now; ``at`` is the profile stream's version as the
+        caller just read it from the store (else it is asked for here)."""
+        kept = self._current(at)
         if kept.saved is None:
             return None
         now = datetime.now(UTC)
