@@ -37,7 +37,7 @@ from jobctrl.materials.adapters.rendering.lanes import RenderLanes
 from jobctrl.materials.domain.aggregate import ArtifactType
 from jobctrl.materials.domain.profile import CandidateProfile, TargetPosting
 from jobctrl.materials.ports import COVER_TASK, TAILOR_TASK, CoverLetterDraft, PdfRenderer, ResumeDraft
-from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdf
+from jobctrl.materials.use_cases.render_pdf import RenderPdf, render_pdfs
 from jobctrl.materials.use_cases.tailor_resume import TailorResume, TailorStatus, tailor_resume
 from jobctrl.materials.use_cases.write_cover_letter import CoverStatus, WriteCoverLetter, write_cover_letter
 
@@ -166,11 +166,12 @@ class MaterialsActivities:
         return self._step(params, "cover", work)
 
     def _render_both(self, renderer: PdfRenderer, job_id: str, origin: WriteOrigin) -> None:
-        for kind in (ArtifactType.RESUME, ArtifactType.COVER_LETTER):
-            render_pdf(
-                RenderPdf(job_id, kind, paper_size=self.paper_size, origin=origin),
-                store=self.store, renderer=renderer, artifacts=self.artifacts, clock=self.clock,
-            )  # fmt: skip
+        # One load of the job's materials and one save for both PDFs (ADR 0397).
+        render_pdfs(
+            [RenderPdf(job_id, kind, paper_size=self.paper_size, origin=origin)
+             for kind in (ArtifactType.RESUME, ArtifactType.COVER_LETTER)],
+            store=self.store, renderer=renderer, artifacts=self.artifacts, clock=self.clock,
+        )  # fmt: skip
 
     @activity.defn(name="render_pdf")
     async def render_pdf(self, params: PreparationStepInput) -> PreparationStepResult:

@@ -10,12 +10,13 @@ the artifact (``ArtifactDigestMismatchError``) and nothing is appended.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 from jobctrl.kernel.clock import Clock, now_iso
 from jobctrl.kernel.origin import WriteOrigin
-from jobctrl.kernel.store import EventStore
+from jobctrl.kernel.store import EventStore, IdempotencyConflict
 from jobctrl.materials.adapters.artifacts import ArtifactKind, ArtifactStore, artifact_id_for
 from jobctrl.materials.adapters.rendering.html import (
     DEFAULT_THEME,
@@ -24,7 +25,7 @@ from jobctrl.materials.adapters.rendering.html import (
     resume_html,
     theme,
 )
-from jobctrl.materials.domain.aggregate import ArtifactType
+from jobctrl.materials.domain.aggregate import ArtifactType, JobMaterials
 from jobctrl.materials.domain.documents import decode_cover_letter, decode_resume
 from jobctrl.materials.domain.errors import NoAcceptedResumeError
 from jobctrl.materials.ports import PdfRenderer
@@ -74,9 +75,59 @@ def pdf_artifact_id(
 def render_pdf(
     command: RenderPdf, *, store: EventStore, renderer: PdfRenderer, artifacts: ArtifactStore, clock: Clock
 ) -> RenderOutcome:
-    theme(command.theme_id)  # unknown theme: typed error before anything happens
-    repo = repository(store, clock, command.origin.tenant_id)
-    materials = load(repo, command.job_id)
+    return render_pdfs([command], store=store, renderer=renderer, artifacts=artifacts, clock=clock)[0]
+
+
+def render_pdfs(
+    commands: Sequence[RenderPdf],
+    *,
+    store: EventStore,
+    renderer: PdfRenderer,
+    artifacts: ArtifactStore,
+    clock: Clock,
+) -> list[RenderOutcome]:
+    """Render one job's PDFs (the preparation's resume and cover letter) on one load of its
+    materials and record them in one save (ADR 0397): each PDF is stored before the save, as one
+    alone is, so a retry after a crash between them finds the stored ones (verified) and records
+    them; the save is checked like any other (a write since the load decides it again on a fresh
+    load).  Every command names the same job, origin and tenant."""
+    if not commands:
+        return []
+    first = commands[0]
+    if any((c.job_id, c.origin) != (first.job_id, first.origin) for c in commands):
+        raise ValueError("render_pdfs renders the PDFs of one job for one origin")
+    for command in commands:
+        theme(command.theme_id)  # unknown theme: typed error before anything happens
+    repo = repository(store, clock, first.origin.tenant_id)
+    materials = load(repo, first.job_id)
+    outcomes: list[RenderOutcome] = []
+    try:
+        for command in commands:
+            outcomes.append(_rendered(command, materials, renderer, artifacts))
+    finally:
+        # A refusal or a failed render of a later PDF still records the ones stored before it, as
+        # rendering them one by one did.
+        if outcomes:
+            at = now_iso(clock)
+            done = list(zip(commands, outcomes, strict=False))
+
+            def decide(m: JobMaterials) -> None:
+                for command, outcome in done:
+                    m.record_pdf(command.artifact_type, outcome.pdf_artifact_id, at)
+
+            try:
+                decide_and_save(repo, first.job_id, decide, first.origin, materials)
+            except IdempotencyConflict:
+                # Another writer recorded some of these PDFs since the load (the same deterministic
+                # event ids at the same versions): the stream moved on, so decide again on it.
+                decide_and_save(repo, first.job_id, decide, first.origin)
+    return outcomes
+
+
+def _rendered(
+    command: RenderPdf, materials: JobMaterials, renderer: PdfRenderer, artifacts: ArtifactStore
+) -> RenderOutcome:
+    """The command's PDF of the current source as stored: found and verified, else rendered and put."""
     if command.artifact_type is ArtifactType.RESUME:
         source_id, source_kind, pdf_kind = (
             materials.require_resume(),
@@ -111,12 +162,4 @@ def render_pdf(
             html = cover_letter_html(letter, name=letter.closing[-1].text, page_size=command.paper_size)
         stored, _ = artifacts.put(pdf_id, pdf_kind, renderer.render(html))
         status = RenderStatus.RENDERED
-    at = now_iso(clock)
-    decide_and_save(
-        repo,
-        command.job_id,
-        lambda m: m.record_pdf(command.artifact_type, pdf_id, at),
-        command.origin,
-        materials,
-    )
     return RenderOutcome(status, pdf_id, stored.sha256, source_id)
