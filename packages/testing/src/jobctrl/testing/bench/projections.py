@@ -3,20 +3,28 @@
 A realistic generated log (jobs through every stage with retries, blocks and exhaustion; Discover
 runs with retried pipeline steps, duplicate and late terminals, re-runs and recoveries) of
 ``JOBCTRL_BENCH_EVENTS`` events (default 200,000; the aim is 1,000,000 in ≤ 15 s) is folded, in
-interleaved rounds (ADR 0230; ``JOBCTRL_BENCH_ROUNDS``, default 3):
+interleaved rounds (ADR 0230; ``JOBCTRL_BENCH_ROUNDS``, default 5):
 
 * ``read.decode_per_s``: baseline, the store's ordered read of every row plus its msgspec decode;
 * ``rebuild.events_per_s``: ``rebuild`` of every operations projection (shadow tables + swap);
 * ``follow.events_per_s``: the runner's incremental path (CAS watermark, per-batch fold) from zero
   (the read models are emptied before the clock starts);
 * ``rebuild.ratio_vs_read`` and ``follow.ratio_vs_rebuild``: medians of the per-round ratios.
+
+Each subject runs once unmeasured first (a fresh process reads faster than one that has rebuilt:
+the first read was up to 40 % cheaper in CPU than the later ones), the garbage of one subject is
+collected before the next starts, and the suite runs ``JOBCTRL_BENCH_ROUNDS`` (default 5) rounds.
+Beside the wall figures, ``*.cpu_ratio_*`` give the same ratios in process CPU time, which the other
+work on a shared host moves far less (ADR 0401).
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +39,7 @@ from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.sqlutil import reset_row_counts
 from jobctrl.projections.watermarks import set_watermark
-from jobctrl.testing.bench.method import interleave, rounds
+from jobctrl.testing.bench.method import Samples, Subject, interleave, rounds
 from jobctrl.testing.synthetic import generate, write_log
 
 DEFAULT_EVENTS = 200_000
@@ -39,8 +47,12 @@ EVENTS_PER_JOB = 20  # roughly, for the generator's mix
 BATCH = 5000
 
 
-def _read_decode(db: Database, store: EventStore, reg: EventRegistry) -> float:
-    started = time.perf_counter()
+#: one sample: events folded, wall seconds, process CPU seconds
+Sample = tuple[int, float, float]
+
+
+def _read_decode(db: Database, store: EventStore, reg: EventRegistry) -> Sample:
+    started, cpu = time.perf_counter(), time.process_time()
     position, decoded = 0, 0
     with db.read() as conn:
         while True:
@@ -51,16 +63,16 @@ def _read_decode(db: Database, store: EventStore, reg: EventRegistry) -> float:
                 reg.decode(stored)
             decoded += len(batch)
             position = batch[-1].position
-    return decoded / (time.perf_counter() - started)
+    return decoded, time.perf_counter() - started, time.process_time() - cpu
 
 
-def _rebuild(db: Database, reg: EventRegistry, written: int) -> float:
-    started = time.perf_counter()
+def _rebuild(db: Database, reg: EventRegistry, written: int) -> Sample:
+    started, cpu = time.perf_counter(), time.process_time()
     rebuild(db, reg, batch_size=BATCH)
-    return written / (time.perf_counter() - started)
+    return written, time.perf_counter() - started, time.process_time() - cpu
 
 
-def _follow(db: Database, reg: EventRegistry) -> float:
+def _follow(db: Database, reg: EventRegistry) -> Sample:
     tables = [t.table for p in OPERATIONS for t in p.tables]
     with db.write() as conn:
         for table in tables:
@@ -71,9 +83,22 @@ def _follow(db: Database, reg: EventRegistry) -> float:
         set_watermark(conn, "operations", 0)
     runner = ProjectionRunner(db, reg, batch_size=BATCH)
     assert runner.prepare() == [], "the bench's emptied read models were healed, not followed"
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     runner.catch_up()
-    return runner.stats.events / (time.perf_counter() - started)
+    return runner.stats.events, time.perf_counter() - started, time.process_time() - cpu
+
+
+def _measured(name: str, subject: Callable[[], Sample], cpu_rates: dict[str, list[float]]) -> Subject:
+    """A bench subject: the wall rate of one sample, its CPU rate kept in ``cpu_rates[name]``; the
+    previous subject's garbage is collected first, so no sample pays for another's."""
+
+    def sample(_round: int) -> float:
+        gc.collect()
+        events, wall, cpu = subject()
+        cpu_rates[name].append(events / cpu)
+        return events / wall
+
+    return sample
 
 
 def run(results: dict[str, Any]) -> None:
@@ -88,13 +113,16 @@ def run(results: dict[str, Any]) -> None:
                 db, generate(events // EVENTS_PER_JOB + 1, seed=1, workflows=8, runs=3), limit=events
             )
             migrate(db)
+            plain: dict[str, Callable[[], Sample]] = {
+                "read": lambda: _read_decode(db, store, reg),
+                "rebuild": lambda: _rebuild(db, reg, written),
+                "follow": lambda: _follow(db, reg),
+            }
+            for subject in plain.values():
+                subject()  # warm-up, not measured
+            cpu_rates: dict[str, list[float]] = {name: [] for name in plain}
             samples = interleave(
-                {
-                    "read": lambda _r: _read_decode(db, store, reg),
-                    "rebuild": lambda _r: _rebuild(db, reg, written),
-                    "follow": lambda _r: _follow(db, reg),
-                },
-                rounds(3),
+                {name: _measured(name, subject, cpu_rates) for name, subject in plain.items()}, rounds(5)
             )
         finally:
             db.dispose()
@@ -105,3 +133,7 @@ def run(results: dict[str, Any]) -> None:
     results["follow.events_per_s"] = round(samples.median("follow"), 1)
     results["rebuild.ratio_vs_read"] = round(samples.ratio("rebuild", "read"), 3)
     results["follow.ratio_vs_rebuild"] = round(samples.ratio("follow", "rebuild"), 3)
+    cpu = Samples(cpu_rates)
+    results["rebuild.cpu_ratio_vs_read"] = round(cpu.ratio("rebuild", "read"), 3)
+    results["follow.cpu_ratio_vs_rebuild"] = round(cpu.ratio("follow", "rebuild"), 3)
+    results["projections.rounds"] = len(cpu_rates["read"])
