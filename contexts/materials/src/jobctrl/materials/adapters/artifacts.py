@@ -4,7 +4,10 @@ Layout: ``<root>/<artifact_id>.<ext>`` holds the bytes and ``<root>/<artifact_id
 (id, kind, media type, size, sha256).  The manifest is written last, so a crash leaves either nothing
 or bytes without a manifest (treated as absent and overwritten); a manifest is the commit mark.
 
-* Atomic: temp file in the same folder, write, flush, fsync, ``os.replace``, fsync the folder.
+* Atomic and ordered: bytes and manifest go to temp files in the same folder and are fsynced; the
+  bytes are renamed in and the folder fsynced; only then is the manifest renamed in and the folder
+  fsynced again.  ``put_all`` stores several artifacts (one job's PDFs) through the same three steps
+  at once: the temp files' fsyncs run together and each folder fsync serves every artifact (ADR 0386).
 * Deterministic ids: callers derive ids from what the artifact *is* (``artifact_id_for``), so a retry
   addresses the same file and ``put`` returns the stored artifact instead of writing a second one.
 * A stored artifact whose bytes no longer hash to its manifest digest is refused
@@ -18,6 +21,8 @@ import contextlib
 import hashlib
 import os
 import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from enum import StrEnum
 from pathlib import Path
 
@@ -95,19 +100,46 @@ class ArtifactStore:
         When the id is already stored (a retry), the stored artifact is verified and returned and
         ``data`` is not written: the first committed bytes win.
         """
-        data_path, manifest_path = self._paths(artifact_id, kind)
-        existing = self._manifest(manifest_path)
-        if existing is not None:
-            self._verified(existing, data_path)
-            return existing, False
-        _, media_type = _EXTENSIONS[kind]
-        artifact = StoredArtifact(
-            artifact_id=artifact_id, kind=kind, media_type=media_type, size=len(data), sha256=sha256_hex(data)
-        )
-        self.root.mkdir(parents=True, exist_ok=True)
-        _atomic_write(data_path, data)
-        _atomic_write(manifest_path, msgspec.json.encode(artifact))
-        return artifact, True
+        return self.put_all([(artifact_id, kind, data)])[0]
+
+    def put_all(self, items: Sequence[tuple[str, ArtifactKind, bytes]]) -> list[tuple[StoredArtifact, bool]]:
+        """``put`` of each item, durably, with the fsyncs shared (ADR 0386).  Returns, in order,
+        ``(artifact, created)`` for each.
+
+        Every new item's bytes and manifest are written to temp files and fsynced together; then
+        every item's bytes are renamed in and the folder is fsynced once; only then are the
+        manifests (the commit marks) renamed in and the folder fsynced again.  No manifest is ever
+        in the folder before its bytes are durable under their name, and every artifact returned is
+        durable: a crash at any point leaves each item absent or bytes without a manifest.
+        """
+        results: list[tuple[StoredArtifact, bool]] = []
+        new: list[tuple[Path, bytes, Path, bytes]] = []
+        first: dict[str, StoredArtifact] = {}  # an id given twice: the first bytes win, as in put
+        for artifact_id, kind, data in items:
+            data_path, manifest_path = self._paths(artifact_id, kind)
+            if artifact_id in first:
+                results.append((first[artifact_id], False))
+                continue
+            existing = self._manifest(manifest_path)
+            if existing is not None:
+                self._verified(existing, data_path)
+                results.append((existing, False))
+                continue
+            _, media_type = _EXTENSIONS[kind]
+            artifact = StoredArtifact(
+                artifact_id=artifact_id,
+                kind=kind,
+                media_type=media_type,
+                size=len(data),
+                sha256=sha256_hex(data),
+            )
+            new.append((data_path, data, manifest_path, msgspec.json.encode(artifact)))
+            results.append((artifact, True))
+            first[artifact_id] = artifact
+        if new:
+            self.root.mkdir(parents=True, exist_ok=True)
+            _durable_writes(self.root, new)
+        return results
 
     def get(self, artifact_id: str, kind: ArtifactKind) -> tuple[StoredArtifact, bytes]:
         data_path, manifest_path = self._paths(artifact_id, kind)
@@ -152,20 +184,56 @@ class ArtifactStore:
         return data
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
+_FSYNCS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="jobctrl-fsync")
+
+
+def _fsync_all(fds: Sequence[int]) -> None:
+    """fsync every file at once: the file system commits them together, not one commit each."""
+    if len(fds) == 1:
+        os.fsync(fds[0])
+    else:
+        list(_FSYNCS.map(os.fsync, fds))
+
+
+def _fsync_dir(root: Path) -> None:
+    dir_fd = os.open(root, os.O_RDONLY)
     try:
         os.fsync(dir_fd)
     finally:
         os.close(dir_fd)
+
+
+def _temp_file(path: Path, data: bytes, temps: list[str], fds: list[int]) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    temps.append(tmp)
+    fds.append(fd)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _durable_writes(root: Path, items: Sequence[tuple[Path, bytes, Path, bytes]]) -> None:
+    """Write each ``(data_path, data, manifest_path, manifest)`` so that every data file is durable
+    under its name before any manifest is renamed in, and every manifest is durable on return."""
+    temps: list[str] = []  # data temp, manifest temp, per item; a name is dropped once renamed
+    fds: list[int] = []
+    try:
+        try:
+            for data_path, data, manifest_path, manifest in items:
+                _temp_file(data_path, data, temps, fds)
+                _temp_file(manifest_path, manifest, temps, fds)
+            _fsync_all(fds)  # 1. every byte of every temp file is durable
+        finally:
+            for fd in fds:
+                os.close(fd)
+        for (data_path, _, _, _), tmp in zip(items, temps[0::2], strict=True):
+            os.replace(tmp, data_path)
+        _fsync_dir(root)  # 2. every data file is durable under its name
+        for (_, _, manifest_path, _), tmp in zip(items, temps[1::2], strict=True):
+            os.replace(tmp, manifest_path)
+        _fsync_dir(root)  # 3. every manifest (commit mark) is durable
+    except BaseException:
+        for tmp in temps:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        raise

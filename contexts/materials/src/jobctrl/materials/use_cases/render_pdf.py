@@ -102,8 +102,19 @@ def render_pdfs(
     materials = load(repo, first.job_id)
     outcomes: list[RenderOutcome] = []
     try:
-        for command in commands:
-            outcomes.append(_rendered(command, materials, renderer, artifacts))
+        # Render each missing PDF, then store them all in one durable put (ADR 0386): a refused or
+        # failed later PDF still stores the ones rendered before it.
+        rendered: list[tuple[RenderPdf, _Rendered]] = []
+        try:
+            for command in commands:
+                rendered.append((command, _rendered(command, materials, renderer, artifacts)))
+        finally:
+            fresh = [(r.pdf_id, r.pdf_kind, r.pdf) for _, r in rendered if r.pdf is not None]
+            stored = iter(artifacts.put_all(fresh))
+            for _, r in rendered:
+                sha256 = next(stored)[0].sha256 if r.pdf is not None else r.sha256
+                status = RenderStatus.RENDERED if r.pdf is not None else RenderStatus.REUSED
+                outcomes.append(RenderOutcome(status, r.pdf_id, sha256, r.source_id))
     finally:
         # A refusal or a failed render of a later PDF still records the ones stored before it, as
         # rendering them one by one did.
@@ -124,10 +135,21 @@ def render_pdfs(
     return outcomes
 
 
+@dataclass(frozen=True)
+class _Rendered:
+    """One command's PDF: found stored (``sha256``), or rendered (``pdf``) and not yet stored."""
+
+    pdf_id: str
+    pdf_kind: ArtifactKind
+    source_id: str
+    sha256: str = ""
+    pdf: bytes | None = None
+
+
 def _rendered(
     command: RenderPdf, materials: JobMaterials, renderer: PdfRenderer, artifacts: ArtifactStore
-) -> RenderOutcome:
-    """The command's PDF of the current source as stored: found and verified, else rendered and put."""
+) -> _Rendered:
+    """The command's PDF of the current source: found stored and verified, else rendered."""
     if command.artifact_type is ArtifactType.RESUME:
         source_id, source_kind, pdf_kind = (
             materials.require_resume(),
@@ -152,14 +174,12 @@ def _rendered(
     )
 
     stored = artifacts.find(pdf_id, pdf_kind)  # raises on a digest mismatch
-    status = RenderStatus.REUSED
-    if stored is None:
-        _, source = artifacts.get(source_id, source_kind)  # verified against its digest
-        if command.artifact_type is ArtifactType.RESUME:
-            html = resume_html(decode_resume(source), command.theme_id, command.paper_size)
-        else:
-            letter = decode_cover_letter(source)
-            html = cover_letter_html(letter, name=letter.closing[-1].text, page_size=command.paper_size)
-        stored, _ = artifacts.put(pdf_id, pdf_kind, renderer.render(html))
-        status = RenderStatus.RENDERED
-    return RenderOutcome(status, pdf_id, stored.sha256, source_id)
+    if stored is not None:
+        return _Rendered(pdf_id, pdf_kind, source_id, sha256=stored.sha256)
+    _, source = artifacts.get(source_id, source_kind)  # verified against its digest
+    if command.artifact_type is ArtifactType.RESUME:
+        html = resume_html(decode_resume(source), command.theme_id, command.paper_size)
+    else:
+        letter = decode_cover_letter(source)
+        html = cover_letter_html(letter, name=letter.closing[-1].text, page_size=command.paper_size)
+    return _Rendered(pdf_id, pdf_kind, source_id, pdf=renderer.render(html))
