@@ -16,6 +16,11 @@ preparations' histories on the dev server (each workflow task's started → comp
 aim is no task over 1 s, ADR 0361); ``pipeline.slow_workflow_tasks`` names the slowest few (workflow,
 the task's started event id, the events it scheduled, seconds), ADR 0384.
 
+``pipeline.cpu_ms_per_job[.<group>]`` and ``pipeline.noop_cpu_ms_per_workflow[.<group>]`` give the CPU of
+a job and of a stock no-op workflow by process (the bench, the dev server, Chromium, its node driver:
+``cputree``), and ``pipeline.cpu_ratio_vs_noop`` their ratio, which bounds the wall ratio on a machine
+whose cores are full (ADR 0430).
+
 A job counts when its preparation ended (PDFs, or ``not_eligible``).  ``JOBCTRL_BENCH_PIPELINE_MIN_SCORE``
 (default 1, so nearly every job goes through to PDFs) sets eligibility; ``JOBCTRL_BENCH_PIPELINE_JOBS``
 (default 1,000) sizes the sample board (``scaled_postings``: the sample's 69 postings plus synthetic
@@ -31,7 +36,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,8 +54,9 @@ from jobctrl.runtime.embedded import DevServer, local_runtime
 from jobctrl.runtime.pipeline import run_pipeline, save_profile
 from jobctrl.runtime.settings import FixedSettings, RuntimeSettings
 from jobctrl.runtime.workflow_runner import sandbox_runner, worker_runner
+from jobctrl.testing.bench.cputree import GROUPS, CpuTree, delta
 from jobctrl.testing.bench.method import Samples, interleave_async, load_average, rounds
-from jobctrl.testing.bench.temporal import _rate
+from jobctrl.testing.bench.temporal import rate_and_cpu
 
 _SCHEDULED, _STARTED, _COMPLETED = (
     EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED,
@@ -137,6 +143,15 @@ class _Rounds:
     discover_s: float = 0.0
     total_s: float = 0.0
     loads: list[str] | None = None
+    # CPU seconds by process group (``cputree``): the pipeline rounds' and the stock no-op rounds'
+    cpu: dict[str, float] = field(default_factory=lambda: dict.fromkeys(GROUPS, 0.0))
+    noop_cpu: dict[str, float] = field(default_factory=lambda: dict.fromkeys(GROUPS, 0.0))
+    noops: int = 0
+
+
+def _add(into: dict[str, float], more: dict[str, float]) -> None:
+    for group, seconds in more.items():
+        into[group] = into.get(group, 0.0) + seconds
 
 
 async def _measure(
@@ -172,7 +187,8 @@ async def _measure(
                         async def pipeline_round(r: int) -> float:
                             assert tally.loads is not None
                             tally.loads.append(" ".join(f"{x:.2f}" for x in load_average()))
-                            started = time.perf_counter()
+                            tree = CpuTree()
+                            started, cpu = time.perf_counter(), tree.sample()
                             marks: dict[str, float] = {}
 
                             def progress(phase: str, done: int, total: int) -> None:
@@ -184,6 +200,7 @@ async def _measure(
                                 sources=slices[r], top_n=0, progress=progress,
                             )  # fmt: skip
                             elapsed = time.perf_counter() - started
+                            _add(tally.cpu, delta(cpu, tree.sample()))
                             jobs = len(report.prepared) + len(report.not_eligible)
                             tally.jobs += jobs
                             tally.prepared += len(report.prepared)
@@ -192,10 +209,15 @@ async def _measure(
                             return jobs / elapsed
 
                         async def noop_round(_r: int) -> float:
-                            return await _rate(client, noop_count, sandbox_runner())
+                            rate, cpu = await rate_and_cpu(client, noop_count, sandbox_runner())
+                            _add(tally.noop_cpu, cpu)
+                            tally.noops += noop_count
+                            return rate
 
                         async def noop_worker_runner_round(_r: int) -> float:
-                            return await _rate(client, noop_count, worker_runner(client.data_converter))
+                            return (
+                                await rate_and_cpu(client, noop_count, worker_runner(client.data_converter))
+                            )[0]
 
                         subjects = {
                             "pipeline": pipeline_round,
@@ -232,6 +254,20 @@ def run(results: dict[str, Any]) -> None:
     # The same no-op workflows on the worker's own runner (ADR 0381), which the pipeline runs on.
     results["pipeline.noop_worker_runner_per_s_same_run"] = samples.median("noop_worker_runner")
     results["pipeline.ratio_vs_noop_worker_runner"] = samples.ratio("pipeline", "noop_worker_runner")
+    # Where a job's CPU goes against a no-op workflow's, by process (ADR 0430): on a machine whose
+    # cores are full both rates are set by CPU per unit, so these bound the ratio.
+    for group in GROUPS:
+        results[f"pipeline.cpu_ms_per_job.{group}"] = 1000 * tally.cpu[group] / max(tally.jobs, 1)
+        results[f"pipeline.noop_cpu_ms_per_workflow.{group}"] = (
+            1000 * tally.noop_cpu[group] / max(tally.noops, 1)
+        )
+    job_cpu, noop_cpu = (
+        sum(tally.cpu.values()) / max(tally.jobs, 1),
+        sum(tally.noop_cpu.values()) / max(tally.noops, 1),
+    )
+    results["pipeline.cpu_ms_per_job"] = 1000 * job_cpu
+    results["pipeline.noop_cpu_ms_per_workflow"] = 1000 * noop_cpu
+    results["pipeline.cpu_ratio_vs_noop"] = noop_cpu / job_cpu if job_cpu else 0.0
     results["pipeline.workflow_task_max_s"] = max(durations, default=0.0)
     results["pipeline.workflow_tasks_over_1s"] = sum(1 for d in durations if d > 1.0)
     results["pipeline.workflow_tasks"] = len(durations)

@@ -27,6 +27,7 @@ from temporalio.worker import UnsandboxedWorkflowRunner, Worker, WorkflowRunner
 
 from jobctrl.runtime.embedded import DevServer
 from jobctrl.runtime.worker import sandbox_runner
+from jobctrl.testing.bench.cputree import CpuTree, delta
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,12 @@ class BenchNoopWorkflow:
 
 
 async def _rate(client: Client, count: int, runner: WorkflowRunner) -> float:
+    return (await rate_and_cpu(client, count, runner))[0]
+
+
+async def rate_and_cpu(client: Client, count: int, runner: WorkflowRunner) -> tuple[float, dict[str, float]]:
+    """Workflows per second and the CPU seconds they cost, by process group (``cputree``)."""
+    tree = CpuTree()
     queue = f"bench-{uuid.uuid4().hex[:8]}"
     with ThreadPoolExecutor(max_workers=6) as executor:
         async with Worker(
@@ -66,7 +73,7 @@ async def _rate(client: Client, count: int, runner: WorkflowRunner) -> float:
             await client.execute_workflow(  # warm-up: sandbox imports, task-queue creation
                 BenchNoopWorkflow.run, NoopInput(0), id=f"bench-warm-{queue}", task_queue=queue
             )
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), tree.sample()
             await asyncio.gather(
                 *(
                     client.execute_workflow(
@@ -75,7 +82,8 @@ async def _rate(client: Client, count: int, runner: WorkflowRunner) -> float:
                     for n in range(count)
                 )
             )
-            return count / (time.perf_counter() - started)
+            elapsed = time.perf_counter() - started
+            return count / elapsed, delta(cpu, tree.sample())
 
 
 async def _measure(count: int) -> tuple[float, float]:
