@@ -51,16 +51,27 @@ class DriverWriter:
             if held:
                 self._lock.release()
 
-    def run(self, work: Callable[[Any], T]) -> T:
-        """``work(cursor)`` inside ``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back if it raises."""
+    # The append path takes the writer itself for its transaction (``EventStore._append_in``): a
+    # driver transaction is never guarded (any error rolls all of it back), and ``cursor()`` is the
+    # kept cursor.  No wrapper object per append (ADR 0420).
+    guarded = False
+
+    def cursor(self) -> Any:
+        """The kept cursor, inside ``run``'s transaction."""
+        return self._cursor
+
+    def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` inside ``BEGIN IMMEDIATE`` … ``COMMIT`` on the kept cursor (``cursor()``);
+        rolled back if it raises."""
         with self._lock:
             cur = self._cursor
             if cur is None:
                 cur = self._open()
             try:
                 cur.execute("BEGIN IMMEDIATE")
-                result = work(cur)
-                self._driver.commit()
+                result = work(*args)
+                # The cursor's cached statement: ``Connection.commit`` prepares its COMMIT anew each time.
+                cur.execute("COMMIT")
             except BaseException:
                 self._abandon()
                 raise
