@@ -1,9 +1,11 @@
 """``jobctrl worker`` with no TEMPORAL_ADDRESS: starts the embedded dev server, reconciles, writes a
-heartbeat, and on SIGTERM stops the worker and the one server process it started."""
+heartbeat, freezes its start-up heap (ADR 0426), and on SIGTERM stops the worker and the one server
+process it started."""
 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -55,6 +57,13 @@ def test_worker_command_runs_on_an_embedded_server_and_stops_only_it(tmp_path: P
         assert row["pid"] == proc.pid
         server_db = str(home / "temporal" / "dev-server.db")
         assert len(_processes_mentioning(server_db)) == 1  # the embedded server it started
+        # The worker's own process froze its start-up heap once the worker was built (ADR 0426).
+        ready = None
+        while ready is None and time.monotonic() < deadline + 30:
+            ready = re.search(r"worker ready; ([\d,]+) start-up objects frozen", log.read_text())
+            time.sleep(0.1)
+        assert ready is not None, log.read_text()
+        assert int(ready.group(1).replace(",", "")) > 100_000
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=60)

@@ -1,8 +1,8 @@
 """What one writer keeps in memory across the batches it folds (ADR 0232, 0290, 0350).
 
 ``RowCache``: the rows a rebuild's shadows (or one runner transaction) hold, their pending writes,
-row-count deltas and key digest changes.  ``frozen_heap`` and ``paused_gc``: the cyclic GC kept out
-of a fold's way.
+row-count deltas and key digest changes.  ``frozen_heap`` (``jobctrl.kernel.heap``, ADR 0426) and
+``paused_gc``: the cyclic GC kept out of a fold's way.
 """
 
 from __future__ import annotations
@@ -13,6 +13,10 @@ from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+from jobctrl.kernel.heap import frozen_heap
+
+__all__ = ["DigestChange", "RowCache", "frozen_heap", "paused_gc"]
 
 #: (digest table name, execution key, term, +1 for a created row / -1 for a deleted one)
 DigestChange = tuple[str, tuple[Any, ...], str, int]
@@ -65,20 +69,6 @@ class RowCache:
     def clear_dirty(self) -> None:
         for rows in self.dirty.values():
             rows.clear()
-
-
-@contextmanager
-def frozen_heap() -> Iterator[None]:
-    """Leave every object that exists now out of the cyclic GC's collections until the block ends.
-
-    A rebuild's row cache holds hundreds of thousands of rows in a few dicts; each full collection
-    walked every key and value of them (a third of a rebuild's time, ADR 0232).  Objects created
-    inside the block are collected as usual; what was frozen goes back to the oldest generation."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 @contextmanager

@@ -121,8 +121,9 @@ class ProjectionRunner:
             self.prepare()
         # One connection and one transaction: read after the watermark, advance it by
         # compare-and-swap, fold, commit.  The heap is frozen meanwhile, so a full collection walks
-        # only this transaction's objects, not the whole process (ADR 0232), and collections are
-        # paused until it is freed (ADR 0290).
+        # only this transaction's objects, not the whole process (ADR 0232; in a process that froze
+        # its start-up heap, only that stays frozen: ADR 0426), and collections are paused until it
+        # is freed (ADR 0290).
         # While catching up, one transaction folds up to ``commit_events`` events in batches of
         # ``batch_size``: the rows the batches touch stay in memory between them and are written
         # once, with the watermark, when the transaction ends (ADR 0350).

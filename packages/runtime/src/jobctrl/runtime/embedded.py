@@ -281,7 +281,11 @@ async def local_runtime(
     task_queue: str = TASK_QUEUE,
     server_db_file: Path | None = None,
     targets: PreparationTargetsPort | None = None,
+    freeze_startup: bool = False,
 ) -> AsyncIterator[LocalRuntime]:
+    """The dev server (unless ``address``) and one worker running in this process, until the body
+    ends; ``freeze_startup``: this process is the command's own, so the worker freezes its start-up
+    heap (ADR 0426)."""
     server: DevServer | None = None
     if address is None:
         server = DevServer.launch(server_db_file, namespace=namespace)
@@ -292,7 +296,7 @@ async def local_runtime(
         runtime = WorkerRuntime(
             client=client, db=db, store=store, settings=settings, spend=spend,
             task_queue=task_queue, namespace=namespace, overrides=overrides,
-            targets=targets or NoPreparationTargets(),
+            targets=targets or NoPreparationTargets(), freeze_startup=freeze_startup,
         )  # fmt: skip
         task = asyncio.create_task(runtime.run())
         ready = asyncio.create_task(runtime.ready.wait())

@@ -21,6 +21,7 @@ from pathlib import Path
 from temporalio.client import Client
 from temporalio.worker import Worker
 
+from jobctrl.kernel import heap
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.orchestration import WORKFLOWS, SpendLedger
@@ -115,6 +116,10 @@ class WorkerRuntime:
     tenant: str = "local"
     telemetry: RuntimeTelemetry = field(default_factory=RuntimeTelemetry)
     targets: PreparationTargetsPort = field(default_factory=NoPreparationTargets)
+    #: the process's entry point owns its heap: ``jobctrl worker`` (and the embedded runtime of
+    #: ``jobctrl demo`` / ``run``) freeze it once the worker is built (ADR 0426); a library caller
+    #: (a test session) leaves it alone
+    freeze_startup: bool = False
 
     def __post_init__(self) -> None:
         self._stop = asyncio.Event()
@@ -203,6 +208,9 @@ class WorkerRuntime:
                 executor=executor,
                 overrides=self.overrides,
             )
+            if self.freeze_startup:
+                # Before the worker polls: the imports and the worker are built, no task runs yet.
+                heap.freeze_startup()
             async with worker:
                 await self.tick()
                 self.ready.set()

@@ -74,8 +74,10 @@ async def run_demo(
     source_ids: list[str] | None = None,
     tenant: str = "local",
     task_queue: str = TASK_QUEUE,
+    freeze_startup: bool = False,
 ) -> DemoOutcome:
-    """The library entry of ``jobctrl demo`` (tests run it on a subset of the board)."""
+    """The library entry of ``jobctrl demo`` (tests run it on a subset of the board); the command's
+    own process freezes its start-up heap once the worker is built (``freeze_startup``, ADR 0426)."""
     store = EventStore(db, registry())
     sources = [s for s in board.sources() if not source_ids or s.source_id in source_ids]
     comp = Composition.build(db, store, sources=lambda: sources)
@@ -87,7 +89,7 @@ async def run_demo(
                 db=db, store=store, settings=SavedSettings(db, EnvSettings()), spend=comp.spend,
                 overrides=comp.activities(),
                 targets=comp.facts, address=os.environ.get("TEMPORAL_ADDRESS") or None,
-                server_db_file=temporal_db, task_queue=task_queue,
+                server_db_file=temporal_db, task_queue=task_queue, freeze_startup=freeze_startup,
             ) as rt:  # fmt: skip
                 report = await run_pipeline(
                     rt.client, comp, task_queue=rt.worker.task_queue, profile=SAMPLE_PROFILE,
@@ -224,7 +226,7 @@ def demo(
             ) from exc
         try:
             console.print(f"sample job board at {board.base_url}; data under {jobctrl_home()}")
-            outcome = asyncio.run(run_demo(db, board=board, top_n=top))
+            outcome = asyncio.run(run_demo(db, board=board, top_n=top, freeze_startup=True))
         finally:
             board.stop()
         print_summary(outcome, top)

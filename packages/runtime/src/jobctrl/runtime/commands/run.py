@@ -50,7 +50,10 @@ class RunOutcome:
     seconds: float
 
 
-async def run_search(db: Database, config: JobctrlConfig, *, quiet: bool = False) -> RunOutcome:
+async def run_search(
+    db: Database, config: JobctrlConfig, *, quiet: bool = False, freeze_startup: bool = False
+) -> RunOutcome:
+    """The library entry of ``jobctrl run``; ``freeze_startup``: the command's own process (ADR 0426)."""
     store = EventStore(db, registry())
     catalog = registry_catalog(store)
     sources = list(catalog())
@@ -62,7 +65,7 @@ async def run_search(db: Database, config: JobctrlConfig, *, quiet: bool = False
                 db=db, store=store, settings=EnvSettings(), spend=comp.spend, overrides=comp.activities(),
                 targets=comp.facts, address=config.temporal.address,
                 server_db_file=jobctrl_home() / "temporal" / "dev-server.db",
-                task_queue=config.temporal.task_queue,
+                task_queue=config.temporal.task_queue, freeze_startup=freeze_startup,
             ) as rt:  # fmt: skip
                 report = await run_pipeline(
                     rt.client, comp, task_queue=rt.worker.task_queue, profile=None, sources=sources,
@@ -122,7 +125,7 @@ def run() -> None:
         console.print(
             f"model: {config.llm.provider} {config.llm.effective_model}; data under {jobctrl_home()}"
         )
-        outcome = asyncio.run(run_search(db, config))
+        outcome = asyncio.run(run_search(db, config, freeze_startup=True))
         print_summary(outcome)
     finally:
         db.dispose()

@@ -177,6 +177,7 @@ async def _measure(
                         db=db, store=store, settings=FixedSettings(RuntimeSettings(worker_activity_slots=4)),
                         spend=comp.spend, overrides=comp.activities(), targets=comp.facts,
                         address=server.address, task_queue=f"bench-{uuid.uuid4().hex[:8]}",
+                        freeze_startup=True,  # as `jobctrl run` does; the suite has a process of its own
                     ) as rt:  # fmt: skip
                         # Set up once, untimed: the profile and every source (each round discovers
                         # its own slice of them).
