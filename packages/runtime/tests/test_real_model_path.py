@@ -18,8 +18,6 @@ import pytest
 from pydantic import SecretStr
 
 from jobctrl.activity_contracts.errors import to_application_error
-from jobctrl.discovery.sample_board import SampleJobBoard
-from jobctrl.discovery.sample_board.postings import SAMPLE_POSTINGS
 from jobctrl.domain_types import registry
 from jobctrl.kernel.clock import SystemClock
 from jobctrl.kernel.errors import ConfigurationError, LlmTransientError
@@ -29,12 +27,11 @@ from jobctrl.llm.pricing import ModelPrice
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.materials.events import ResumeApproved, ResumeFailed
 from jobctrl.runtime.composition.profiles import scoring_profile, to_document
-from jobctrl.runtime.composition.root import Composition
 from jobctrl.runtime.config import LlmConfig
 from jobctrl.scoring.use_cases.score_job import ScoreJob, score_job
 from jobctrl.scoring.use_cases.update_scoring_policy import UpdateScoringPolicy, update_scoring_policy
 from jobctrl.testing.llm_server import Canned, fake_openai_server, json_completion, tool_call_completion
-from jobctrl.testing.runtime.pipeline import composed_worker
+from jobctrl.testing.runtime.pipeline import composed_worker, one_posting_world
 
 MODEL = "acme-llm-7b"
 PRICE = ModelPrice(input=1.0, output=2.0)  # USD per million tokens
@@ -106,23 +103,14 @@ SAMPLE_PROFILE_SUMMARY = "Backend engineer with 8 years of experience building p
 async def test_one_job_is_prepared_through_the_configured_endpoint(
     temporal_address: str, database: Database, tmp_path: Path
 ) -> None:
-    posting = next(p for p in SAMPLE_POSTINGS if p.format == "greenhouse")
-    store = EventStore(database, registry())
-    store.create_schema()
-    update_scoring_policy(UpdateScoringPolicy(criteria=CRITERIA), store=store, clock=SystemClock())
-    with fake_openai_server() as server, SampleJobBoard(postings=[posting]) as board:
+    with one_posting_world(
+        database, tmp_path, model=MODEL, api_key="sk-local-test", prices={MODEL: PRICE}
+    ) as world:
+        store, server, posting, comp = world.store, world.server, world.posting, world.comp
+        update_scoring_policy(UpdateScoringPolicy(criteria=CRITERIA), store=store, clock=SystemClock())
         server.responder = Model()
-        llm = LlmConfig(
-            provider="openai-compatible", base_url=server.base_url, model=MODEL,
-            api_key=SecretStr("sk-local-test"), prices={MODEL: PRICE},
-        )  # fmt: skip
-        sources = board.sources()
-        comp = Composition.build(
-            database, store, sources=lambda: sources, artifacts_root=tmp_path, min_score=1,
-            llm_settings=llm.settings(),
-        )  # fmt: skip
         async with composed_worker(comp, temporal_address) as worker:
-            report = await worker.pipeline(sources, top_n=0)
+            report = await worker.pipeline(world.sources, top_n=0)
         requests = [r for r in server.requests if r["path"].endswith("/chat/completions")]
 
     assert report.discover.observed_jobs == 1 and len(report.prepared) == 1, report.failed

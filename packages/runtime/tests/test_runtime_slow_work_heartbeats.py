@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 from temporalio import activity, workflow
 from temporalio.api.enums.v1 import EventType
 from temporalio.client import Client, WorkflowFailureError
@@ -35,12 +34,9 @@ from temporalio.service import RPCError
 from temporalio.worker import UnsandboxedWorkflowRunner, Worker
 
 from jobctrl.activity_contracts.threads import beat_interval, heartbeating
-from jobctrl.discovery.sample_board import SampleJobBoard
 from jobctrl.discovery.sample_board.misbehaviour import LISTING_PATHS
-from jobctrl.discovery.sample_board.postings import SAMPLE_POSTINGS
 from jobctrl.discovery.use_cases.register_sources import register_sources
-from jobctrl.domain_types import registry
-from jobctrl.kernel.store import Database, EventStore
+from jobctrl.kernel.store import Database
 from jobctrl.materials.domain.sample import SAMPLE_PROFILE
 from jobctrl.orchestration.workflows.discover import DiscoverResult, DiscoverWorkflow, DiscoverWorkflowInput
 from jobctrl.orchestration.workflows.ids import (
@@ -48,11 +44,9 @@ from jobctrl.orchestration.workflows.ids import (
     preparation_idempotency_key,
     preparation_workflow_id,
 )
-from jobctrl.runtime.composition.root import Composition
-from jobctrl.runtime.config import LlmConfig
 from jobctrl.runtime.pipeline import save_profile
-from jobctrl.testing.llm_server import Canned, fake_openai_server, tool_call_completion
-from jobctrl.testing.runtime.pipeline import composed_worker
+from jobctrl.testing.llm_server import Canned, tool_call_completion
+from jobctrl.testing.runtime.pipeline import composed_worker, one_posting_world
 
 pytestmark = [pytest.mark.temporal, pytest.mark.integration]
 HEARTBEAT_TIMEOUT_S = 1.0
@@ -214,22 +208,13 @@ async def test_a_held_board_and_a_held_model_are_waited_for_with_no_step_retried
     """The board's listing and the model's first answer are held until the waiting activity (the
     family's crawl, then Score) has been seen heartbeating: code that does not beat never releases
     them and fails here; code that beats prepares the job with every step at its first attempt."""
-    posting = next(p for p in SAMPLE_POSTINGS if p.format == "greenhouse")
-    store = EventStore(database, registry())
-    store.create_schema()
     listing_released = threading.Event()
-    with fake_openai_server() as model, SampleJobBoard(postings=[posting]) as board:
+    with one_posting_world(database, tmp_path, model="slow-model", api_key="k") as world:
+        model, sources, comp = world.server, world.sources, world.comp
         held = HeldModel()
         model.responder = held
-        listing = LISTING_PATHS["greenhouse"].format(posting.board)
-        board.server.hold_route(listing, listing_released)
-        llm = LlmConfig(provider="openai-compatible", base_url=model.base_url, model="slow-model",
-                        api_key=SecretStr("k"))  # fmt: skip
-        sources = board.sources()
-        comp = Composition.build(
-            database, store, sources=lambda: sources, artifacts_root=tmp_path, min_score=1,
-            llm_settings=llm.settings(),
-        )  # fmt: skip
+        listing = LISTING_PATHS["greenhouse"].format(world.posting.board)
+        world.board.server.hold_route(listing, listing_released)
         async with composed_worker(comp, temporal_address) as worker:
             client = worker.rt.client
             await asyncio.to_thread(save_profile, comp, SAMPLE_PROFILE)
