@@ -1,24 +1,24 @@
 """Folding one batch of log rows into read-model tables, inside the caller's transaction.
 
-Per batch: decode the events that some fold handles (msgspec, through the registry), collect the
-keys they touch, load those rows with one query per table, run the pure folds in log order in
-memory, then write the changed rows with one ``executemany`` upsert per table.  An event that cannot
-be decoded is skipped and reported (position and reason); it never reaches a fold, so nothing of it
-is half-applied.  Unknown payload keys are dropped by the decoder and never reach a read model.
+Per batch: decode the events that some fold handles (msgspec, through the registry; see
+``decoding``), collect the keys they touch, load those rows with one query per table, run the pure
+folds in log order in memory, then write the changed rows with one ``executemany`` upsert per table.
+A cache that needs no lookups (complete, ADR 0232) folds each event as it is decoded, and one whose
+tables hold none of its rows yet (fresh) writes its rows whole instead of tracking changes (ADR 0415).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any
 
 import msgspec
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from jobctrl.kernel.registry import EventRegistry, EventValidationError, UnknownEventType
-from jobctrl.kernel.store.schema import job_events
+from jobctrl.kernel.registry import EventRegistry
+from jobctrl.projections.decoding import LOG_COLUMNS, LogRow, Skipped, decoding, read_log
 from jobctrl.projections.groupcount import load_all, regroup
 from jobctrl.projections.keydigest import EMPTY, DigestRow, shift
 from jobctrl.projections.model import DELETED, EventInfo, Fold, GroupCount, KeyDigest, Projection
@@ -26,54 +26,20 @@ from jobctrl.projections.rowcache import DigestChange, RowCache
 from jobctrl.projections.schema import projection_row_counts, projection_skipped_events
 from jobctrl.projections.sqlutil import insert_ignore_statement
 from jobctrl.projections.tableio import TableIO
-from jobctrl.projections.times import utc_or_none
 
-REASON_LIMIT = 500
-
-# The columns a fold needs, in this order (see ``LogRow``).
-LOG_COLUMNS = (
-    job_events.c.position,
-    job_events.c.event_type,
-    job_events.c.schema_version,
-    job_events.c.tenant_id,
-    job_events.c.occurred_at,
-    job_events.c.payload,
-    job_events.c.metadata,
-)
-LogRow = tuple[int, str, int, str, str, str, str]
-
-
-def read_log(conn: Connection, after: int, limit: int, up_to: int | None = None) -> list[LogRow]:
-    """Up to ``limit`` rows after ``after`` (and at most ``up_to``), in position order."""
-    mark = "?" if conn.dialect.name == "sqlite" else "%s"
-    names = ", ".join(c.name for c in LOG_COLUMNS)
-    bound = f" AND position <= {mark}" if up_to is not None else ""
-    sql = f"SELECT {names} FROM job_events WHERE position > {mark}{bound} ORDER BY position LIMIT {mark}"
-    params = (after, up_to, limit) if up_to is not None else (after, limit)
-    cursor = conn.connection.cursor()
-    try:
-        cursor.execute(sql, params)
-        return cast(list[LogRow], cursor.fetchall())
-    finally:
-        cursor.close()
-
-
-class Skipped(msgspec.Struct, frozen=True):
-    position: int
-    event_type: str
-    reason: str
-
+__all__ = ["LOG_COLUMNS", "FoldEngine", "LogRow", "Skipped", "read_log"]
 
 DigestHook = Callable[[Connection, list[DigestChange]], None]
 
 Dispatch = tuple[tuple[str, Callable[[Any, EventInfo], Hashable], Callable[[Any, Any, EventInfo], Any]], ...]
 #: One fold of an event type bound to a batch's state (ADR 0370): (key, apply, known rows, changed
-#: rows, key digest, first rows before this transaction or ``None`` without group counts, table name).
+#: rows or ``None`` for a fresh cache (ADR 0415), key digest, first rows before this transaction or
+#: ``None`` without group counts, table name).
 Step = tuple[
     Callable[[Any, EventInfo], Hashable],
     Callable[[Any, Any, EventInfo], Any],
     dict[Hashable, Any],
-    dict[Hashable, Any],
+    dict[Hashable, Any] | None,
     KeyDigest | None,
     dict[Hashable, Any] | None,
     str,
@@ -144,6 +110,9 @@ class FoldEngine:
         # per table with group counts: each key's row before its first change in this transaction
         origins: dict[str, dict[Hashable, Any]] = cache.origins if cache is not None else defaultdict(dict)
         hooked = self.on_digest_change is not None
+        # A fresh cache's rows are all unwritten, so its flush writes them whole: no change is
+        # tracked per event (ADR 0415).
+        fresh = cache is not None and cache.fresh
         # Each event type's folds bound to their table's known rows, changed rows, key digest and
         # origins once per batch (ADR 0370); each key is computed where its fold runs (ADR 0290).
         bound: dict[str, Steps] = {
@@ -152,7 +121,7 @@ class FoldEngine:
                     key_of,
                     apply,
                     known[name],
-                    dirty[name],
+                    None if fresh else dirty[name],
                     self._digests.get(name),
                     origins[name] if name in self._groups else None,
                     name,
@@ -161,11 +130,16 @@ class FoldEngine:
             )
             for event_type, dispatch in self._dispatch.items()
         }
-        decoded, skipped = self._decode(log, bound)
+        skipped: list[Skipped] = []
+        decoded: Iterable[tuple[Any, EventInfo, Steps]] = decoding(
+            log, bound, self._decoders, self.registry, skipped
+        )
         if cache is None or not cache.complete:
+            decoded = list(decoded)
             self._load(conn, decoded, known, targets, conn.dialect.name)
-        # else every row of these (shadow) tables is in the cache: a key missing there has no row,
-        # so there is nothing to look up and nothing to load (ADR 0232).
+        # else every row of these tables is in the cache: a key missing there has no row, so there
+        # is nothing to look up and nothing to load (ADR 0232), and each event is folded as it is
+        # decoded, with no list of the batch's events (ADR 0415).
         for event, info, steps in decoded:
             for key_of, apply, rows, changed, digest, origin, name in steps:
                 key = key_of(event, info)
@@ -177,7 +151,8 @@ class FoldEngine:
                     if before is None:
                         continue
                     rows[key] = None
-                    changed[key] = DELETED
+                    if changed is not None:
+                        changed[key] = DELETED
                     if origin is not None and key not in origin:
                         origin[key] = before
                     sign = -1
@@ -185,7 +160,8 @@ class FoldEngine:
                     continue
                 else:
                     rows[key] = after
-                    changed[key] = after
+                    if changed is not None:
+                        changed[key] = after
                     if origin is not None and key not in origin:
                         origin[key] = before
                     if before is not None:
@@ -320,7 +296,13 @@ class FoldEngine:
     def flush(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
         """Write the rows a cached fold changed (see ``RowCache``), with their group counts."""
         self._regroup(cache.origins, cache.rows, cache.dirty, cache.created)
-        self._write(conn, cache.dirty, targets)
+        if cache.fresh:
+            # None of these rows is in the tables yet: write every row the cache has (a key known
+            # as "no row" writes nothing), then track changes as usual (ADR 0415).
+            self._write_all(conn, cache.rows, targets)
+            cache.fresh = False
+        else:
+            self._write(conn, cache.dirty, targets)
         cache.clear_dirty()
 
     def commit(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
@@ -346,46 +328,12 @@ class FoldEngine:
             if kept:
                 io.upsert(conn, kept)
 
-    def _decode(
-        self, log: Sequence[LogRow], bound: Mapping[str, Steps]
-    ) -> tuple[list[tuple[Any, EventInfo, Steps]], list[Skipped]]:
-        decoded: list[tuple[Any, EventInfo, Steps]] = []
-        skipped: list[Skipped] = []
-        dispatch_for = bound
-        decoders = self._decoders
-        registry = self.registry
-        for position, event_type, schema_version, tenant_id, occurred_at, payload, meta in log:
-            dispatch = dispatch_for.get(event_type)
-            if dispatch is None:
-                if event_type not in registry:
-                    skipped.append(Skipped(position, event_type, f"unknown eventType {event_type[:80]!r}"))
-                continue  # a registered type no read model folds (see coverage.NOT_PROJECTED)
-            version, decoder = decoders[event_type]
-            try:
-                if schema_version == version:
-                    event = decoder.decode(payload)
-                else:
-                    event = registry.decode_payload(
-                        event_type, cast(bytes, payload), schema_version, position
-                    )
-            except msgspec.ValidationError as exc:
-                skipped.append(Skipped(position, event_type, f"{event_type}: {exc}"[:REASON_LIMIT]))
-                continue
-            except msgspec.DecodeError as exc:
-                skipped.append(
-                    Skipped(position, event_type, f"{event_type}: malformed JSON: {exc}"[:REASON_LIMIT])
-                )
-                continue
-            except (EventValidationError, UnknownEventType) as exc:
-                skipped.append(Skipped(position, event_type, str(exc)[:REASON_LIMIT]))
-                continue
-            # ``utc_or_none`` inline for the wire form, the common case (one call less per event)
-            at = (
-                occurred_at
-                if len(occurred_at) == 24 and occurred_at[23] == "Z" and occurred_at[10] == "T"
-                else utc_or_none(occurred_at)
-            )
-            decoded.append(
-                (event, EventInfo(position, event_type, tenant_id, occurred_at, at, meta), dispatch)
-            )
-        return decoded, skipped
+    def _write_all(
+        self, conn: Connection, rows: Mapping[str, dict[Hashable, Any]], targets: Mapping[str, sa.Table]
+    ) -> None:
+        dialect = conn.dialect.name
+        astuple = msgspec.structs.astuple
+        for name, known in rows.items():
+            kept = [astuple(row) for row in known.values() if row is not None]
+            if kept:
+                self._table_io(targets[name], dialect).upsert(conn, kept)

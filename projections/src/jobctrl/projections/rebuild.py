@@ -77,7 +77,8 @@ def rebuild(
             shadow.create(conn)
     with db.read() as conn:
         target = _head(conn) if full else read_watermark(conn, watermark)
-    cache = RowCache(capacity=cache_capacity)  # the shadows are new and empty: the cache starts complete
+    # The shadows are new and empty: the cache starts complete, and fresh (nothing of it written).
+    cache = RowCache(capacity=cache_capacity, fresh=True)
     cache.prepare(shadows)
     with frozen_heap():  # the cache is out of the GC's walks (ADR 0232)
         position, events, skipped = 0, 0, 0

@@ -44,6 +44,10 @@ class RowCache:
     #: per table with group counts: each changed key's row before this transaction's first change
     #: (``None``: no row), settled into the counts when the cache is flushed (ADR 0370)
     origins: dict[str, dict[Hashable, Any]] = field(default_factory=lambda: defaultdict(dict))
+    #: no row of the cache's tables is written yet (a rebuild's new tables, a catch-up from empty
+    #: ones): the first flush writes every row the cache holds, so the fold tracks no changes until
+    #: then (ADR 0415); only ever set together with ``complete``
+    fresh: bool = False
 
     def committed(self) -> None:
         """Forget what the transaction just committed (row-count deltas, key digest changes), keeping

@@ -192,7 +192,7 @@ class ProjectionRunner:
         # Only while catching up (a full first batch): a live step folds few rows, and the checks
         # would cost it more than its loads.
         if full:
-            cache.complete = not any(
+            cache.complete = cache.fresh = not any(
                 conn.execute(sa.select(sa.literal(1)).select_from(table).limit(1)).first() is not None
                 for table in self.targets.values()
             )
