@@ -17,7 +17,11 @@ temporary directory (same file system), each database in WAL mode with ``synchro
 Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 7; ``JOBCTRL_BENCH_ROUNDS`` overrides
 it) interleaved rounds over ``JOBCTRL_BENCH_EVENTS`` events (default 20,000; the 1-per-transaction
 case uses a fifth of that).  ``append.ratio_vs_raw.{1,100,1000}`` and ``append.ratio_vs_stock_es.100``
-are medians of the per-round ratios (ADR 0006, 0230).
+are medians of the per-round ratios (ADR 0006, 0230).  Beside them, ``append.cpu_ratio_vs_raw.*`` and
+``append.cpu_ratio_vs_stock_es.100`` give the same ratios in process CPU time (ADR 0421): an append's
+wall time here is one and a half to three times its CPU time (WAL writes, checkpoint syncs), and the
+wall figure of one subject moved by 2x between rounds a minute apart, where the CPU figure moved by a
+few percent.
 """
 
 from __future__ import annotations
@@ -29,7 +33,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -46,7 +49,7 @@ from jobctrl.discovery.events import JobDiscovered
 from jobctrl.domain_types import registry
 from jobctrl.kernel.events import NewEvent
 from jobctrl.kernel.store import EventStore, job_events, open_database
-from jobctrl.testing.bench.method import interleave, rounds
+from jobctrl.testing.bench.method import Samples, Subject, interleave, rounds
 
 BATCH_SIZES = (1, 100, 1000)
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -81,17 +84,31 @@ def _rate(count: int, seconds: float) -> float:
     return count / seconds if seconds > 0 else float("inf")
 
 
+#: One sample: (wall rate, CPU rate), events per second of each.
+Rates = tuple[float, float]
+
+
+class _Clock:
+    """Wall and process CPU time from one start."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def rates(self, count: int) -> Rates:
+        return _rate(count, time.perf_counter() - self.wall), _rate(count, time.process_time() - self.cpu)
+
+
 # -- (a) ours ---------------------------------------------------------------------------------------
-def _ours(directory: Path, size: int, total: int, run: int) -> float:
+def _ours(directory: Path, size: int, total: int, run: int) -> Rates:
     db = open_database(f"sqlite:///{directory / f'ours-{size}-{run}.db'}")
     try:
         store = EventStore(db, registry())
         store.create_schema()
         batches = _batches(_events(total, f"o{size}-{run}"), size)
-        started = time.perf_counter()
+        clock = _Clock()
         for i, batch in enumerate(batches):
             store.append(f"stream-{i}", 0, batch)
-        return _rate(total, time.perf_counter() - started)
+        return clock.rates(total)
     finally:
         db.dispose()
 
@@ -118,7 +135,7 @@ _RAW_INSERT = (
 )
 
 
-def _raw(directory: Path, size: int, total: int, run: int) -> float:
+def _raw(directory: Path, size: int, total: int, run: int) -> Rates:
     conn = _connect_raw(directory / f"raw-{size}-{run}.db")
     try:
         for statement in _job_events_ddl():
@@ -143,12 +160,12 @@ def _raw(directory: Path, size: int, total: int, run: int) -> float:
             ]
             for i, batch in enumerate(_batches(_events(total, f"r{size}-{run}"), size))
         ]
-        started = time.perf_counter()
+        clock = _Clock()
         for rows in batches:
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany(_RAW_INSERT, rows)
             conn.execute("COMMIT")
-        return _rate(total, time.perf_counter() - started)
+        return clock.rates(total)
     finally:
         conn.close()
 
@@ -173,7 +190,7 @@ class _SameDurabilityPool(SQLiteConnectionPool):
         return connection
 
 
-def _stock_es(directory: Path, size: int, total: int, run: int) -> float:
+def _stock_es(directory: Path, size: int, total: int, run: int) -> Rates:
     datastore = SQLiteDatastore(str(directory / f"stock-{size}-{run}.db"))
     datastore.pool = _SameDurabilityPool(db_name=datastore.pool.db_name)
     recorder = SQLiteApplicationRecorder(datastore)
@@ -197,12 +214,12 @@ def _stock_es(directory: Path, size: int, total: int, run: int) -> float:
                     for v, new in enumerate(batch, start=1)
                 ]
             )
-        started = time.perf_counter()
+        clock = _Clock()
         for domain_events in batches:
             store.put(domain_events)
-        elapsed = time.perf_counter() - started
+        rates = clock.rates(total)
         assert recorder.select_events(batches[0][0].originator_id), "the stock recorder stored nothing"
-        return _rate(total, elapsed)
+        return rates
     finally:
         datastore.close()
 
@@ -210,7 +227,17 @@ def _stock_es(directory: Path, size: int, total: int, run: int) -> float:
 @dataclass(frozen=True)
 class _Subject:
     name: str
-    measure: Callable[[Path, int, int, int], float]
+    measure: Callable[[Path, int, int, int], Rates]
+
+    def subject(self, directory: Path, size: int, count: int, cpu_rates: dict[str, list[float]]) -> Subject:
+        """A bench subject: the wall rate of one round, its CPU rate kept in ``cpu_rates[name]``."""
+
+        def sample(run: int) -> float:
+            wall, cpu = self.measure(directory, size, count, run)
+            cpu_rates[self.name].append(cpu)
+            return wall
+
+        return sample
 
 
 SUBJECTS = (_Subject("ours", _ours), _Subject("raw", _raw), _Subject("stock_es", _stock_es))
@@ -225,12 +252,15 @@ def run(results: dict[str, Any]) -> None:
             count = max(size, total // 5 if size == 1 else total)
             count -= count % size
             # Interleaved rounds (ADR 0230): a round's ratios are paired under the same load.
+            cpu_rates: dict[str, list[float]] = {s.name: [] for s in SUBJECTS}
             samples = interleave(
-                {s.name: partial(s.measure, directory, size, count) for s in SUBJECTS},
-                repeats,
+                {s.name: s.subject(directory, size, count, cpu_rates) for s in SUBJECTS}, repeats
             )
+            cpu = Samples(cpu_rates)  # index r of every list is round r, as in ``samples``
             for subject in SUBJECTS:
                 results[f"append.{subject.name}_per_s.{size}"] = round(samples.median(subject.name), 1)
             results[f"append.ratio_vs_raw.{size}"] = round(samples.ratio("ours", "raw"), 3)
+            results[f"append.cpu_ratio_vs_raw.{size}"] = round(cpu.ratio("ours", "raw"), 3)
             if size == 100:
                 results["append.ratio_vs_stock_es.100"] = round(samples.ratio("ours", "stock_es"), 3)
+                results["append.cpu_ratio_vs_stock_es.100"] = round(cpu.ratio("ours", "stock_es"), 3)
