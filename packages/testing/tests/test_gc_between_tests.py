@@ -1,7 +1,8 @@
 """The test process's full collections run between tests (ADR 0410): a session of its own, in a
 child process, with only that plugin, shows that none starts inside a test however much a test
 keeps alive, that they run after every ``FULL_EVERY`` tests and at the end, and that the summary
-names the test with the longest collection inside it."""
+names the test with the longest collection inside it; and that a collection inside a test walks only
+what the test made, and still finds a cycle it leaked (ADR 0427)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,27 @@ from jobctrl.testing.gc_between_tests import FULL_EVERY, OUT_OF_REACH
 
 INNER = f"""
 import gc
+
+SESSION = [[] for _ in range(300_000)]  # alive for the whole session, like its imports and caches
+
+class Leak:
+    closed = []
+
+    def __del__(self):
+        Leak.closed.append(self.name)
+
+def test_a_collection_inside_a_test_walks_only_what_the_test_made():
+    mine = [[] for _ in range(1_000)]
+    walked = gc.get_objects()
+    assert len(walked) < 100_000  # not the session's 300,000
+    assert any(o is mine for o in walked) and not any(o is SESSION for o in walked)
+
+def test_a_cycle_the_test_leaked_is_still_found_by_its_own_collection():
+    leak = Leak()
+    leak.name, leak.me = "mine", leak
+    del leak
+    gc.collect()
+    assert Leak.closed == ["mine"]
 
 def test_the_oldest_generation_is_out_of_reach():
     assert gc.get_threshold()[2] == {OUT_OF_REACH}
@@ -32,7 +54,7 @@ def test_a_long_collection_of_its_own():
     gc.collect()
     assert kept
 
-{"".join(f"def test_filler_{i}():{chr(10)}    assert True{chr(10)}" for i in range(FULL_EVERY - 2))}
+{"".join(f"def test_filler_{i}():{chr(10)}    assert True{chr(10)}" for i in range(FULL_EVERY - 4))}
 """
 
 

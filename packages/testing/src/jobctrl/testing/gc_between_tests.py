@@ -16,10 +16,13 @@ So, loaded with ``-p jobctrl.testing.gc_between_tests``:
 * after every ``FULL_EVERY`` tests, and before the session ends, one full collection runs between
   two tests, where no test is running;
 * every collection is timed, and the summary prints the full collections between tests and the
-  longest pause of any collection inside a test, with the test it paused.
+  longest pause of any collection inside a test, with the test it paused;
+* each test runs under ``jobctrl.kernel.heap.frozen_heap`` (ADR 0427): what was alive when it began
+  (the session's heap) is frozen until it ends, so a collection inside it walks only what the test
+  made.  Blocks inside the test (a runner step, a rebuild) leave that freeze alone (ADR 0426).
 
 A test that needs a collection at a point of its own (to surface a leaked connection in the test
-that leaked it) still calls ``gc.collect()`` itself.
+that leaked it) still calls ``gc.collect()`` itself, and it walks only the test's own objects.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import pytest
+
+from jobctrl.kernel.heap import frozen_heap
 
 #: full collections run after this many tests
 FULL_EVERY = 50
@@ -49,6 +54,7 @@ class Pauses:
     longest_between_s: float = 0.0
     longest_inside_s: float = 0.0
     longest_inside_at: str = ""
+    inside_s: float = 0.0  # every collection inside a test, in all
     _starts: dict[int, float] = field(default_factory=dict)
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
@@ -60,6 +66,7 @@ class Pauses:
         if started is None or not self.test:
             return
         took = time.perf_counter() - started
+        self.inside_s += took
         if took > self.longest_inside_s:
             self.longest_inside_s, self.longest_inside_at = took, self.test
 
@@ -98,7 +105,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     pauses, _ = item.config.stash[_KEY]
     pauses.test = item.nodeid
     try:
-        return (yield)
+        with frozen_heap():  # the session's heap is out of the test's own collections (ADR 0427)
+            return (yield)
     finally:
         pauses.test = ""
         ran = item.config.stash.setdefault(_RAN, 0) + 1
@@ -114,6 +122,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     terminalreporter.write_line(
         f"cyclic GC: {pauses.between} full collections between tests ({pauses.between_s:.1f} s, "
         f"longest {pauses.longest_between_s * 1000:.0f} ms); "
-        f"longest collection inside a test {pauses.longest_inside_s * 1000:.0f} ms"
+        f"inside tests {pauses.inside_s:.1f} s in all, the longest {pauses.longest_inside_s * 1000:.0f} ms"
         + (f" ({pauses.longest_inside_at})" if pauses.longest_inside_at else "")
     )
