@@ -30,6 +30,16 @@ def test_a_collection_inside_a_test_walks_only_what_the_test_made():
     assert len(walked) < 100_000  # not the session's 300,000
     assert any(o is mine for o in walked) and not any(o is SESSION for o in walked)
 
+def test_a_command_run_in_the_session_makes_no_startup_freeze():
+    from jobctrl.kernel.heap import freeze_startup, startup_frozen
+
+    assert freeze_startup() == 0 and not startup_frozen()
+
+def test_and_none_is_made_when_that_test_ends():
+    from jobctrl.kernel.heap import startup_frozen
+
+    assert not startup_frozen()
+
 def test_a_cycle_the_test_leaked_is_still_found_by_its_own_collection():
     leak = Leak()
     leak.name, leak.me = "mine", leak
@@ -54,7 +64,7 @@ def test_a_long_collection_of_its_own():
     gc.collect()
     assert kept
 
-{"".join(f"def test_filler_{i}():{chr(10)}    assert True{chr(10)}" for i in range(FULL_EVERY - 4))}
+{"".join(f"def test_filler_{i}():{chr(10)}    assert True{chr(10)}" for i in range(FULL_EVERY - 6))}
 """
 
 

@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["freeze_startup", "frozen_heap", "startup_frozen"]
+__all__ = ["decline_startup_freeze", "freeze_startup", "frozen_heap", "startup_frozen"]
 
 
 class _Freezes:
@@ -36,6 +36,7 @@ class _Freezes:
         self.held = False  # the freeze the outermost block made, thawed when the last block ends
         self.startup = False  # the process froze its start-up heap
         self.asked = False  # the start-up freeze, asked for while a block held its freeze
+        self.declined = False  # the process's host manages its heap: no start-up freeze here
 
     def freeze_startup(self) -> None:
         gc.collect()
@@ -52,12 +53,21 @@ def freeze_startup() -> int:
     Returns how many objects are frozen (0 when a ``frozen_heap`` block holds its freeze: then the
     start-up freeze is made as the last block ends, on everything alive at that point)."""
     with _state.lock:
+        if _state.declined:
+            return 0
         if not _state.startup:
             if _state.held:
                 _state.asked = True
                 return 0
             _state.freeze_startup()
         return gc.get_freeze_count()
+
+
+def decline_startup_freeze() -> None:
+    """The process's host manages its heap (a test session freezes it around each test, ADR 0427):
+    ``freeze_startup`` does nothing from now on, e.g. when a test runs ``jobctrl run`` in-process."""
+    with _state.lock:
+        _state.declined = True
 
 
 def startup_frozen() -> bool:

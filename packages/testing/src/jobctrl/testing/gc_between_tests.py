@@ -19,7 +19,8 @@ So, loaded with ``-p jobctrl.testing.gc_between_tests``:
   longest pause of any collection inside a test, with the test it paused;
 * each test runs under ``jobctrl.kernel.heap.frozen_heap`` (ADR 0427): what was alive when it began
   (the session's heap) is frozen until it ends, so a collection inside it walks only what the test
-  made.  Blocks inside the test (a runner step, a rebuild) leave that freeze alone (ADR 0426).
+  made.  Blocks inside the test (a runner step, a rebuild) leave that freeze alone (ADR 0426), and
+  a command run in-process never makes its start-up freeze here.
 
 A test that needs a collection at a point of its own (to surface a leaked connection in the test
 that leaked it) still calls ``gc.collect()`` itself, and it walks only the test's own objects.
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from jobctrl.kernel.heap import frozen_heap
+from jobctrl.kernel.heap import decline_startup_freeze, frozen_heap
 
 #: full collections run after this many tests
 FULL_EVERY = 50
@@ -85,6 +86,9 @@ _RAN = pytest.StashKey[int]()
 
 def pytest_configure(config: pytest.Config) -> None:
     pauses = Pauses()
+    # A command run in this process (`jobctrl run` through CliRunner) must not freeze the session's
+    # heap for good: the session freezes it around each test instead (ADR 0427).
+    decline_startup_freeze()
     before = gc.get_threshold()
     gc.set_threshold(before[0], before[1], OUT_OF_REACH)
     gc.callbacks.append(pauses.on_gc)
