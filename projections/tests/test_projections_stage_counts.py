@@ -14,7 +14,8 @@ from jobctrl.projections.digest import table_digests
 from jobctrl.projections.groupcount import counts_agree, group_select
 from jobctrl.projections.healing import verify_projections
 from jobctrl.projections.migrate import VERSION_TABLE, current_revision, head_revision
-from jobctrl.projections.read_models.stage_states import STAGE_GROUPS, job_stage_counts, job_stage_states
+from jobctrl.projections.read_models.stage_counts import job_stage_counts
+from jobctrl.projections.read_models.stage_states import STAGE_GROUPS, job_stage_states
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.runner import ProjectionRunner
 from jobctrl.projections.schema import projection_row_counts

@@ -334,6 +334,7 @@ class FoldEngine:
         dialect = conn.dialect.name
         astuple = msgspec.structs.astuple
         for name, known in rows.items():
-            kept = [astuple(row) for row in known.values() if row is not None]
+            # A row is a Struct (always true), a key known as "no row" is None: filter in C.
+            kept = list(map(astuple, filter(None, known.values())))
             if kept:
                 self._table_io(targets[name], dialect).upsert(conn, kept)

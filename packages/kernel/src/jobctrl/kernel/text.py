@@ -11,6 +11,7 @@ from jobctrl.kernel.html import POSTING, html_text
 # C0 and C1 controls, DEL, and bidi overrides; tab/newline survive only when asked for.
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _CONTROL_AND_NEWLINES = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_SPACES = re.compile(" {2,}")
 TRUNCATION_MARK = "…"
 
 
@@ -20,16 +21,24 @@ def bound_text(value: str, limit: int, *, keep_newlines: bool = False) -> str:
         raise ValueError("limit must be positive")
     # Already clean (the common case, on the read models' rebuild path): no control, format or
     # separator character but the space (``isprintable``), no run of spaces, no outer space, short.
+    printable = value.isprintable()
     if (
-        len(value) <= limit
-        and value.isprintable()
+        printable
+        and len(value) <= limit
         and (keep_newlines or ("  " not in value and value == value.strip()))
     ):
         return value
-    pattern = _CONTROL if keep_newlines else _CONTROL_AND_NEWLINES
-    cleaned = pattern.sub("" if keep_newlines else " ", value)
+    if printable:
+        # Every character either pattern removes is unprintable (controls, bidi formats), so there
+        # is nothing for it to find (ADR 0416).
+        cleaned = value
+    else:
+        pattern = _CONTROL if keep_newlines else _CONTROL_AND_NEWLINES
+        cleaned = pattern.sub("" if keep_newlines else " ", value)
     if not keep_newlines:
-        cleaned = re.sub(r" {2,}", " ", cleaned).strip()
+        if "  " in cleaned:
+            cleaned = _SPACES.sub(" ", cleaned)
+        cleaned = cleaned.strip()
     if len(cleaned) <= limit:
         return cleaned
     return cleaned[: limit - len(TRUNCATION_MARK)] + TRUNCATION_MARK

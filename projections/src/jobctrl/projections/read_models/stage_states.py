@@ -11,9 +11,9 @@ The owner of a running stage is the ``owner`` of its v2 ``StageStarted`` payload
 in the payload) fall back to the workflow id / run id / attempt of the event metadata (durability
 pattern 4: every running write carries its owner).
 
-``job_stage_counts`` holds the number of rows per (tenant, stage, state), kept by the engine in the
-same write as the rows (a ``GroupCount``, ADR 0345), so the operations snapshot's totals read a few
-rows instead of grouping every stage row.
+``job_stage_counts`` (its table in ``stage_counts``) holds the number of rows per (tenant, stage,
+state), kept by the engine in the same write as the rows (a ``GroupCount``, ADR 0345), so the
+operations snapshot's totals read a few rows instead of grouping every stage row.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from jobctrl.orchestration.domain.stages.limits import MAX_ATTEMPTS
 from jobctrl.orchestration.events import Stage
 from jobctrl.orchestration.events import stages as ev
 from jobctrl.projections.model import EventInfo, Fold, GroupCount, Projection, ReadModelTable
+from jobctrl.projections.read_models.stage_counts import STAGE_COUNTS
 from jobctrl.projections.schema import metadata
 from jobctrl.projections.times import utc_or_none
 
@@ -103,26 +104,6 @@ class StageStateRow(msgspec.Struct, frozen=True, gc=False):
 
 STAGE_STATES = ReadModelTable(job_stage_states, StageStateRow)
 
-# How many ``job_stage_states`` rows each (tenant, stage, state) has; no row for a count of zero.
-job_stage_counts = sa.Table(
-    "job_stage_counts",
-    metadata,
-    sa.Column("tenant_id", sa.String(64), primary_key=True),
-    sa.Column("stage", sa.String(20), primary_key=True),
-    sa.Column("state", sa.String(20), primary_key=True),
-    sa.Column("row_count", sa.BigInteger, nullable=False),
-)
-
-
-class StageCountRow(msgspec.Struct, frozen=True, gc=False):
-    tenant_id: str
-    stage: str
-    state: str
-    row_count: int
-
-
-STAGE_COUNTS = ReadModelTable(job_stage_counts, StageCountRow)
-
 
 def _stage_group(row: StageStateRow) -> tuple[str, str, str]:
     return (row.tenant_id, row.stage, row.state)
@@ -140,16 +121,29 @@ def _limit(stage: Stage) -> int:
     return MAX_ATTEMPTS[stage]
 
 
+# A new row before its first event: ``blank``'s row (ADR 0330), made once; each new row replaces only
+# the columns its event names (ADR 0416).
+_PENDING = STAGE_STATES.blank(
+    tenant_id="",
+    job_id="",
+    stage="discover",
+    state="pending",
+    attempts=0,
+    max_attempts=_limit("discover"),
+    blocked_by_json="[]",
+    next_action="run",
+    last_event_position=0,
+)
+
+
 def _fresh(event: Any, info: EventInfo) -> StageStateRow:
-    return STAGE_STATES.blank(
+    stage = event.stage
+    return msgspec.structs.replace(
+        _PENDING,
         tenant_id=info.tenant_id,
         job_id=event.job_id,
-        stage=event.stage,
-        state="pending",
-        attempts=0,
-        max_attempts=_limit(event.stage),
-        blocked_by_json="[]",
-        next_action="run",
+        stage=stage,
+        max_attempts=_limit(stage),
         last_event_position=info.position,
     )
 

@@ -12,7 +12,8 @@ import sqlalchemy as sa
 from jobctrl.projections.read_models.discovery_executions import (
     discovery_execution_jobs,
 )
-from jobctrl.projections.read_models.stage_states import job_stage_counts, job_stage_states
+from jobctrl.projections.read_models.stage_counts import job_stage_counts
+from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.projections.watermarks import read_watermark
