@@ -34,6 +34,16 @@ _AFTER = """
         results["after.tracked"] = len(gc.get_objects())
 """
 
+# A suite whose name holds "ratio" ("operations"), with figures that are text.
+_OPERATIONS = """
+    import gc
+
+    def run(results):
+        gc.collect()  # one full collection: its ``gc_full_ms`` figure is non-empty text
+        results["operations.note"] = "text, not a number"
+        results["operations.ratio_vs_half"] = 0.5
+"""
+
 _FAILS = """
     def run(results):
         raise RuntimeError("this suite fails")
@@ -45,7 +55,12 @@ def suites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     package = tmp_path / "lib" / "toysuites"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("")
-    for name, source in {"grows": _GROWS, "after": _AFTER, "fails": _FAILS}.items():
+    for name, source in {
+        "grows": _GROWS,
+        "after": _AFTER,
+        "fails": _FAILS,
+        "operations": _OPERATIONS,
+    }.items():
         (package / f"{name}.py").write_text(textwrap.dedent(source))
     path = os.environ.get("PYTHONPATH")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path / "lib"), path])))
@@ -90,3 +105,16 @@ def test_a_failing_suite_stops_the_run_with_its_status_and_writes_nothing(
     assert "bench fails failed (exit status 1)" in printed.out
     assert "this suite fails" in printed.err
     assert "bench after" not in printed.out
+
+
+def test_a_suite_named_with_ratio_in_it_prints_only_its_numeric_ratios(
+    suites: str, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # "operations" holds "ratio": its text figures (a note, its collections' times) are no ratios.
+    assert main(["operations"], package=suites) == 0
+
+    results = json.loads((tmp_path / ".bench" / "results.json").read_text())
+    assert results["operations.gc_full_ms"] != "" and results["operations.note"] == "text, not a number"
+    printed = capfd.readouterr().out
+    assert "operations.ratio_vs_half = 0.500" in printed
+    assert "operations.note = " not in printed and "operations.gc_full_ms = " not in printed

@@ -69,8 +69,10 @@ def run_suite(name: str, module_name: str) -> dict[str, Any]:
     results[f"{name}.gc_full_longest_ms"] = round(max(full.took_s, default=0.0) * 1000, 1)
     results[f"{name}.gc_full_ms"] = " ".join(f"{s * 1000:.0f}" for s in full.took_s)
     for key in sorted(results):
-        if "ratio" in key:
-            console.print(f"  {key} = {results[key]:.3f}")
+        # A ratio figure by its own name (a suite's name may hold "ratio": "operations"), numbers only.
+        value = results[key]
+        if "ratio" in key.partition(".")[2] and isinstance(value, int | float):
+            console.print(f"  {key} = {value:.3f}")
     console.print(f"  done in {time.perf_counter() - started:.1f}s")
     return results
 
