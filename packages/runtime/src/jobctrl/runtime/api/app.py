@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from jobctrl.contact import PersonalDataVault
 from jobctrl.domain_types import registry
+from jobctrl.kernel import heap
 from jobctrl.kernel.clock import Clock, SystemClock
 from jobctrl.kernel.errors import StorageUnavailable
 from jobctrl.kernel.ids import LOCAL_TENANT
@@ -91,6 +92,9 @@ class ApiConfig:
     max_body_bytes: int = int(os.environ.get("JOBCTRL_API_MAX_BODY_BYTES", str(DEFAULT_MAX_BODY_BYTES)))
     artifacts_root: Path | None = None  # rendered PDFs (default: $JOBCTRL_HOME/artifacts)
     task_queue: str | None = None  # apply workflows started by a review (default: the saved setting)
+    # The process is the server's own (``jobctrl serve``): once started, freeze its start-up heap so a
+    # full collection walks only what it made since, not the imports (ADR 0450, as a worker: 0426).
+    freeze_startup: bool = False
 
 
 class StorageGate:
@@ -167,6 +171,8 @@ def create_app(config: ApiConfig | None = None) -> FastAPI:
             runner.prepare()
             thread = threading.Thread(target=runner.run, name="api-projections", daemon=True)
             thread.start()
+        if cfg.freeze_startup:
+            heap.freeze_startup()
         try:
             yield
         finally:

@@ -26,6 +26,20 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def serve_config(host: str, token: str | None, address: str, namespace: str) -> ApiConfig:
+    """What ``jobctrl serve`` runs: the configured database, the projections caught up in the
+    background, and its start-up heap frozen, since the process is the server's own (ADR 0450)."""
+    return ApiConfig(
+        database_url=configured_database_url(),  # the database the worker and the CLI open
+        api_token=token,
+        allowed_hosts=allowed_hosts(host, os.environ.get("JOBCTRL_API_ALLOWED_HOSTS", "").split(",")),
+        temporal_address=address,
+        temporal_namespace=namespace,
+        run_projections=True,
+        freeze_startup=True,
+    )
+
+
 def serve(
     host: str = typer.Option(
         "127.0.0.1", help="Bind address; anything but loopback needs JOBCTRL_API_TOKEN."
@@ -57,14 +71,7 @@ def serve(
             typer.echo(f"embedded Temporal dev server at {address} (database {server.db_file})")
         else:
             typer.echo(f"using the embedded Temporal dev server at {address}")
-    config = ApiConfig(
-        database_url=configured_database_url(),  # the database the worker and the CLI open
-        api_token=token,
-        allowed_hosts=allowed_hosts(host, os.environ.get("JOBCTRL_API_ALLOWED_HOSTS", "").split(",")),
-        temporal_address=address,
-        temporal_namespace=target.namespace,
-        run_projections=True,
-    )
+    config = serve_config(host, token, address, target.namespace)
     open_configured_database(url=config.database_url).dispose()  # a missing or replaced database exits 3 here
     try:
         uvicorn.run(create_app(config), host=host, port=port, log_level="info")

@@ -159,7 +159,8 @@ def run(results: dict[str, Any]) -> None:
         db = open_database(url)
         store = EventStore(db, registry())
         store.create_schema()
-        app = create_app(ApiConfig(database_url=url))
+        # As `jobctrl serve` runs it: the start-up heap frozen once the API is up (ADR 0450).
+        app = create_app(ApiConfig(database_url=url, freeze_startup=True))
         port = _free_port()
         config = uvicorn.Config(
             app,
