@@ -115,7 +115,7 @@ class JobEventsRecorder(ApplicationRecorder):
                 raise TypeError("JobEventsRecorder stores rows made by JobEventsMapper")
             stream_id = str(s.originator_id)
             meta = _meta_encoder.encode(EventMetadata(event_id=s.event_id, **ctx.metadata)).decode()
-            row = EncodedEvent(
+            row: EncodedEvent = (
                 s.event_id,
                 s.topic,
                 s.schema_version,
