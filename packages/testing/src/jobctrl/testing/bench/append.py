@@ -9,6 +9,11 @@ temporary directory (same file system), each database in WAL mode with ``synchro
 * ``raw``: ``sqlite3`` ``executemany`` of the already-encoded rows into a ``job_events`` table created
   from the same SQLAlchemy table definition (same columns, indexes and constraints), one
   ``BEGIN IMMEDIATE`` … ``COMMIT`` per batch.  It does no validation: it is the floor.
+* ``raw_encoding``: raw sqlite3 again, given the same prepared ``NewEvent``s as ours: inside its clock it
+  builds each row from the event and encodes the payload and metadata JSON (the same msgspec
+  encoder settings as the store), then the same ``executemany``.  No validation, no checks.  A
+  second floor beside ``raw`` (ADR 0441): the one step no store of these events as JSON text can
+  skip.  ``raw`` and its ratios are unchanged.
 * ``stock_es``: the library's stock path, ``eventsourcing.persistence.EventStore`` with its default
   ``Mapper``/``JSONTranscoder`` over ``SQLiteApplicationRecorder`` (its ``stored_events`` table), storing
   library aggregate events that carry the same payload fields.  Its connections get the same
@@ -17,7 +22,8 @@ temporary directory (same file system), each database in WAL mode with ``synchro
 Each rate is the median of ``JOBCTRL_BENCH_REPEATS`` (default 7; ``JOBCTRL_BENCH_ROUNDS`` overrides
 it) interleaved rounds over ``JOBCTRL_BENCH_EVENTS`` events (default 20,000; the 1-per-transaction
 case uses a fifth of that).  ``append.ratio_vs_raw.{1,100,1000}`` and ``append.ratio_vs_stock_es.100``
-are medians of the per-round ratios (ADR 0006, 0230).  Beside them, ``append.cpu_ratio_vs_raw.*`` and
+are medians of the per-round ratios (ADR 0006, 0230), and so is ``append.ratio_vs_raw_encoding.*``.
+Beside them, ``append.cpu_ratio_vs_raw.*``, ``append.cpu_ratio_vs_raw_encoding.*`` and
 ``append.cpu_ratio_vs_stock_es.100`` give the same ratios in process CPU time (ADR 0421): an append's
 wall time here is one and a half to three times its CPU time (WAL writes, checkpoint syncs), and the
 wall figure of one subject moved by 2x between rounds a minute apart, where the CPU figure moved by a
@@ -108,7 +114,10 @@ def _ours(directory: Path, size: int, total: int, run: int) -> Rates:
         clock = _Clock()
         for i, batch in enumerate(batches):
             store.append(f"stream-{i}", 0, batch)
-        return clock.rates(total)
+        rates = clock.rates(total)
+        with db.read() as conn:
+            _same_durability(conn.connection.driver_connection)
+        return rates
     finally:
         db.dispose()
 
@@ -127,6 +136,17 @@ def _connect_raw(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     return conn
+
+
+#: What every subject's connection must report (ADR 0006): WAL, ``synchronous=NORMAL`` (1).
+DURABILITY = ("wal", 1)
+
+
+def _same_durability(conn: Any) -> None:
+    """Fail the suite if a subject's connection does not write with the durability all must share."""
+    got = tuple(conn.execute(f"PRAGMA {name}").fetchone()[0] for name in ("journal_mode", "synchronous"))
+    if got != DURABILITY:
+        raise AssertionError(f"a subject writes with journal_mode, synchronous = {got}, not {DURABILITY}")
 
 
 _RAW_INSERT = (
@@ -165,7 +185,47 @@ def _raw(directory: Path, size: int, total: int, run: int) -> Rates:
             conn.execute("BEGIN IMMEDIATE")
             conn.executemany(_RAW_INSERT, rows)
             conn.execute("COMMIT")
-        return clock.rates(total)
+        rates = clock.rates(total)
+        _same_durability(conn)
+        return rates
+    finally:
+        conn.close()
+
+
+def _raw_encoding(directory: Path, size: int, total: int, run: int) -> Rates:
+    """Raw sqlite3 given ours's input: each row built and its JSON encoded inside the clock (ADR 0441)."""
+    conn = _connect_raw(directory / f"raw-encoding-{size}-{run}.db")
+    try:
+        for statement in _job_events_ddl():
+            conn.execute(statement)
+        encode = msgspec.json.Encoder().encode  # the store's encoder settings: the same bytes
+        batches = _batches(_events(total, f"e{size}-{run}"), size)
+        clock = _Clock()
+        for i, batch in enumerate(batches):
+            stream = f"stream-{i}"
+            rows = [
+                (
+                    new.metadata.event_id,
+                    stream,
+                    v,
+                    new.event.event_type,
+                    new.event.schema_version,
+                    new.tenant_id,
+                    getattr(new.event, "job_id", None),
+                    new.occurred_at,
+                    encode(new.event).decode(),
+                    encode(new.metadata).decode(),
+                )
+                for v, new in enumerate(batch, start=1)
+            ]
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany(_RAW_INSERT, rows)
+            conn.execute("COMMIT")
+        rates = clock.rates(total)
+        _same_durability(conn)
+        stored = conn.execute("SELECT count(*) FROM job_events").fetchone()[0]
+        assert stored == total, f"raw_encoding stored {stored} of {total} rows"
+        return rates
     finally:
         conn.close()
 
@@ -219,6 +279,8 @@ def _stock_es(directory: Path, size: int, total: int, run: int) -> Rates:
             store.put(domain_events)
         rates = clock.rates(total)
         assert recorder.select_events(batches[0][0].originator_id), "the stock recorder stored nothing"
+        with datastore.transaction(commit=False) as cursor:
+            _same_durability(cursor.sqlite_cursor.connection)
         return rates
     finally:
         datastore.close()
@@ -240,7 +302,13 @@ class _Subject:
         return sample
 
 
-SUBJECTS = (_Subject("ours", _ours), _Subject("raw", _raw), _Subject("stock_es", _stock_es))
+# ``raw_encoding`` last: ``ours`` and ``raw`` stay neighbours in every round, as before ADR 0441.
+SUBJECTS = (
+    _Subject("ours", _ours),
+    _Subject("raw", _raw),
+    _Subject("stock_es", _stock_es),
+    _Subject("raw_encoding", _raw_encoding),
+)
 
 
 def run(results: dict[str, Any]) -> None:
@@ -261,6 +329,13 @@ def run(results: dict[str, Any]) -> None:
                 results[f"append.{subject.name}_per_s.{size}"] = round(samples.median(subject.name), 1)
             results[f"append.ratio_vs_raw.{size}"] = round(samples.ratio("ours", "raw"), 3)
             results[f"append.cpu_ratio_vs_raw.{size}"] = round(cpu.ratio("ours", "raw"), 3)
+            if "raw_encoding" in cpu_rates:
+                results[f"append.ratio_vs_raw_encoding.{size}"] = round(
+                    samples.ratio("ours", "raw_encoding"), 3
+                )
+                results[f"append.cpu_ratio_vs_raw_encoding.{size}"] = round(
+                    cpu.ratio("ours", "raw_encoding"), 3
+                )
             if size == 100:
                 results["append.ratio_vs_stock_es.100"] = round(samples.ratio("ours", "stock_es"), 3)
                 results["append.cpu_ratio_vs_stock_es.100"] = round(cpu.ratio("ours", "stock_es"), 3)
