@@ -15,7 +15,10 @@ Each subject runs once unmeasured first (a fresh process reads faster than one t
 the first read was up to 40 % cheaper in CPU than the later ones), the garbage of one subject is
 collected before the next starts, and the suite runs ``JOBCTRL_BENCH_ROUNDS`` (default 5) rounds.
 Beside the wall figures, ``*.cpu_ratio_*`` give the same ratios in process CPU time, which the other
-work on a shared host moves far less (ADR 0401).
+work on a shared host moves far less (ADR 0401).  ``<subject>.gc_full_per_sample`` and
+``<subject>.gc_full_cpu_ms_per_sample`` say how many full cyclic collections (generation 2) fell inside
+each subject's measured samples, and their CPU, on average (ADR 0435): the two sides of a ratio need
+not pay them alike.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ import gc
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -88,13 +93,49 @@ def _follow(db: Database, reg: EventRegistry) -> Sample:
     return runner.stats.events, time.perf_counter() - started, time.process_time() - cpu
 
 
-def _measured(name: str, subject: Callable[[], Sample], cpu_rates: dict[str, list[float]]) -> Subject:
+class FullCollections:
+    """The full cyclic collections (generation 2) that fall inside each subject's measured samples:
+    how many, and their process CPU seconds (ADR 0435).  A ``gc.callbacks`` entry while the suite runs;
+    a collection outside ``during`` (set-up, the collection between samples) is not counted."""
+
+    def __init__(self) -> None:
+        self.count: dict[str, int] = defaultdict(int)
+        self.cpu_s: dict[str, float] = defaultdict(float)
+        self._subject: str | None = None
+        self._started = 0.0
+
+    @contextmanager
+    def during(self, subject: str) -> Iterator[None]:
+        self._subject = subject
+        try:
+            yield
+        finally:
+            self._subject = None
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if info["generation"] != 2 or self._subject is None:
+            return
+        if phase == "start":
+            self._started = time.process_time()
+        else:
+            self.count[self._subject] += 1
+            self.cpu_s[self._subject] += time.process_time() - self._started
+
+
+def _measured(
+    name: str,
+    subject: Callable[[], Sample],
+    cpu_rates: dict[str, list[float]],
+    collections: FullCollections,
+) -> Subject:
     """A bench subject: the wall rate of one sample, its CPU rate kept in ``cpu_rates[name]``; the
-    previous subject's garbage is collected first, so no sample pays for another's."""
+    previous subject's garbage is collected first, so no sample pays for another's, and the full
+    collections inside the sample are counted in ``collections``."""
 
     def sample(_round: int) -> float:
         gc.collect()
-        events, wall, cpu = subject()
+        with collections.during(name):
+            events, wall, cpu = subject()
         cpu_rates[name].append(events / cpu)
         return events / wall
 
@@ -121,9 +162,18 @@ def run(results: dict[str, Any]) -> None:
             for subject in plain.values():
                 subject()  # warm-up, not measured
             cpu_rates: dict[str, list[float]] = {name: [] for name in plain}
-            samples = interleave(
-                {name: _measured(name, subject, cpu_rates) for name, subject in plain.items()}, rounds(5)
-            )
+            collections = FullCollections()
+            gc.callbacks.append(collections)
+            try:
+                samples = interleave(
+                    {
+                        name: _measured(name, subject, cpu_rates, collections)
+                        for name, subject in plain.items()
+                    },
+                    rounds(5),
+                )
+            finally:
+                gc.callbacks.remove(collections)
         finally:
             db.dispose()
     results["projections.events"] = written
@@ -137,3 +187,6 @@ def run(results: dict[str, Any]) -> None:
     results["rebuild.cpu_ratio_vs_read"] = round(cpu.ratio("rebuild", "read"), 3)
     results["follow.cpu_ratio_vs_rebuild"] = round(cpu.ratio("follow", "rebuild"), 3)
     results["projections.rounds"] = len(cpu_rates["read"])
+    for name, rates in cpu_rates.items():
+        results[f"{name}.gc_full_per_sample"] = round(collections.count[name] / len(rates), 2)
+        results[f"{name}.gc_full_cpu_ms_per_sample"] = round(collections.cpu_s[name] * 1000 / len(rates), 1)
