@@ -95,7 +95,11 @@ def test_a_count_changed_behind_the_engine_is_found_and_rebuilt(
         assert not counts_agree(conn, STAGE_GROUPS, job_stage_states)
     assert verify_projections(database, OPERATIONS, watermark="operations") == []
     deep = verify_projections(database, OPERATIONS, watermark="operations", deep=True)
-    assert [(f.table, f.reason) for f in deep] == [("job_stage_states", "group_counts")]
+    # The members' groups (ADR 0445) read the same stage rows: they disagree too.
+    assert [(f.table, f.reason) for f in deep] == [
+        ("job_stage_states", "group_counts"),
+        ("discovery_execution_member_groups", "member_groups"),
+    ]
 
 
 def test_an_upgraded_database_gets_its_counts_from_the_migration_without_a_rebuild(
@@ -106,6 +110,7 @@ def test_an_upgraded_database_gets_its_counts_from_the_migration_without_a_rebui
     folded = table_digests(database)
     with database.write() as conn:  # what a p0012 install holds: the stage rows, no counts
         conn.execute(sa.text("DROP TABLE job_stage_counts"))
+        conn.execute(sa.text("DROP TABLE discovery_execution_member_groups"))  # p0014 (ADR 0445)
         conn.execute(
             sa.delete(projection_row_counts).where(projection_row_counts.c.table_name == "job_stage_counts")
         )

@@ -11,6 +11,9 @@ import sqlalchemy as sa
 from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.projections.groupcount import refill
+from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
+from jobctrl.projections.read_models.member_groups import discovery_execution_member_groups
+from jobctrl.projections.read_models.member_groups import refill as refill_groups
 from jobctrl.projections.read_models.stage_states import STAGE_GROUPS, job_stage_states
 from jobctrl.projections.schema import OPERATIONS_WATERMARK
 from jobctrl.projections.watermarks import ensure_watermark, read_watermark, set_watermark
@@ -43,6 +46,8 @@ def _finish_every_member(db: Database, advance: bool) -> None:
             .values(state="succeeded")
         )
         refill(conn, STAGE_GROUPS, job_stage_states)  # the counts the fold keeps with the rows
+        # and the members' groups it keeps with them (ADR 0445)
+        refill_groups(conn, discovery_execution_jobs, job_stage_states, discovery_execution_member_groups)
         if advance:  # what the projection runner does in the transaction that writes the rows
             ensure_watermark(conn, OPERATIONS_WATERMARK)
             set_watermark(conn, OPERATIONS_WATERMARK, read_watermark(conn, OPERATIONS_WATERMARK) + 1)

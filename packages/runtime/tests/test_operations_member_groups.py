@@ -17,6 +17,8 @@ from jobctrl.domain_types import registry
 from jobctrl.kernel.store import Database, EventStore
 from jobctrl.projections.groupcount import refill
 from jobctrl.projections.read_models.discovery_executions import discovery_execution_jobs
+from jobctrl.projections.read_models.member_groups import discovery_execution_member_groups
+from jobctrl.projections.read_models.member_groups import refill as refill_groups
 from jobctrl.projections.read_models.stage_states import STAGE_GROUPS, job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
 from jobctrl.projections.recoveries import ExecutionKey
@@ -77,7 +79,9 @@ def _run(workflow_id: str, wf_type: str, status: str, position: int, run_id: str
     )
 
 
-def _seed(db: Database, rng: random.Random, status: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _seed(
+    db: Database, rng: random.Random, status: str, kept: str = "none"
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     runs = [
         _run(WF, "DiscoverWorkflow", status, 10, RUN),
         _run("wf-open", "PrepareJobWorkflow", "in_progress", 5, "r-open"),
@@ -133,6 +137,17 @@ def _seed(db: Database, rng: random.Random, status: str) -> tuple[list[dict[str,
         conn.execute(sa.insert(discovery_execution_jobs), members)
         conn.execute(sa.insert(job_stage_states), stages)
         refill(conn, STAGE_GROUPS, job_stage_states)  # the counts the fold keeps with the rows
+        if kept != "none":  # the member groups the fold keeps (ADR 0445)
+            refill_groups(conn, discovery_execution_jobs, job_stage_states, discovery_execution_member_groups)
+        if kept == "wrong":  # one group counts a member too many: the snapshot must not use them
+            g = discovery_execution_member_groups.c
+            one = sa.select(g.cohort).where(g.member_count > 0).limit(1).scalar_subquery()
+            some = sa.select(sa.func.min(g.plan_state)).where(g.cohort == one).scalar_subquery()
+            conn.execute(
+                sa.update(discovery_execution_member_groups)
+                .where(g.cohort == one, g.plan_state == some)
+                .values(member_count=g.member_count + 1)
+            )
     return members, stages
 
 
@@ -198,12 +213,15 @@ def _expected(
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("status", ["in_progress", "succeeded"])
+@pytest.mark.parametrize("kept", ["none", "exact", "wrong"])
 def test_grouped_member_counts_equal_a_member_by_member_count(
-    database: Database, seed: int, status: str
+    database: Database, seed: int, status: str, kept: str
 ) -> None:
+    """Whether the kept member groups (ADR 0445) are exact, missing, or do not add up to the
+    members (then they are not used), the snapshot counts every member."""
     EventStore(database, registry()).create_schema()
     ensure_operations_schema(database)
-    members, stages = _seed(database, random.Random(seed), status)
+    members, stages = _seed(database, random.Random(seed), status, kept)
     with database.read() as conn:
         snap = read_operations(conn, SnapshotInputs(now=NOW))
     summaries, counts = _expected(members, stages)

@@ -22,6 +22,7 @@ from jobctrl.projections.decoding import LOG_COLUMNS, LogRow, Skipped, decoding,
 from jobctrl.projections.groupcount import load_all, regroup
 from jobctrl.projections.keydigest import EMPTY, DigestRow, shift
 from jobctrl.projections.model import DELETED, EventInfo, Fold, GroupCount, KeyDigest, Projection
+from jobctrl.projections.read_models import member_groups
 from jobctrl.projections.rowcache import DigestChange, RowCache
 from jobctrl.projections.schema import projection_row_counts, projection_skipped_events
 from jobctrl.projections.sqlutil import insert_ignore_statement
@@ -45,6 +46,8 @@ Step = tuple[
     str,
 ]
 Steps = tuple[Step, ...]
+#: the tables a member's group is read from (ADR 0445): members, stage rows
+_MEMBER_GROUP_SOURCES = ("discovery_execution_jobs", "job_stage_states")
 
 
 class FoldEngine:
@@ -68,6 +71,12 @@ class FoldEngine:
         self._groups: dict[str, GroupCount] = (
             {g.source: g for p in self.projections for g in p.group_counts} if group_counts else {}
         )
+        # Each execution's member groups (ADR 0445), settled around every write of member or stage
+        # rows when the engine folds both (the runner); a rebuild refills them at its swap.
+        self._member_groups = group_counts and {
+            member_groups.MEMBER_GROUPS.name,
+            *_MEMBER_GROUP_SOURCES,
+        } <= {t.name for p in self.projections for t in p.tables}
         by_type: dict[str, list[Fold[Any, Any]]] = defaultdict(list)
         for projection in self.projections:
             for fold in projection.folds:
@@ -173,8 +182,9 @@ class FoldEngine:
                     if hooked:
                         changes.append(change)
         if cache is None:
+            jobs = self._regrouped_jobs(origins, known, dirty)
             self._regroup(origins, known, dirty, created)
-            self._write(conn, dirty, targets)
+            self._write_settled(conn, dirty, targets, created, jobs)
             self._count_rows(conn, created)
             if changes and self.on_digest_change is not None:
                 self.on_digest_change(conn, changes)
@@ -295,14 +305,19 @@ class FoldEngine:
 
     def flush(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
         """Write the rows a cached fold changed (see ``RowCache``), with their group counts."""
+        jobs = self._regrouped_jobs(cache.origins, cache.rows, cache.dirty)
         self._regroup(cache.origins, cache.rows, cache.dirty, cache.created)
         if cache.fresh:
             # None of these rows is in the tables yet: write every row the cache has (a key known
             # as "no row" writes nothing), then track changes as usual (ADR 0415).
             self._write_all(conn, cache.rows, targets)
+            if self._member_groups:  # every member is new: count them all (ADR 0445)
+                members, stages = (targets[n] for n in _MEMBER_GROUP_SOURCES)
+                target = targets[member_groups.MEMBER_GROUPS.name]
+                member_groups.refill(conn, members, stages, target, cache.created)
             cache.fresh = False
         else:
-            self._write(conn, cache.dirty, targets)
+            self._write_settled(conn, cache.dirty, targets, cache.created, jobs)
         cache.clear_dirty()
 
     def commit(self, conn: Connection, cache: RowCache, targets: Mapping[str, sa.Table]) -> None:
@@ -313,6 +328,38 @@ class FoldEngine:
         self._count_rows(conn, cache.created)
         if cache.changes and self.on_digest_change is not None:
             self.on_digest_change(conn, cache.changes)
+
+    def _regrouped_jobs(
+        self,
+        origins: Mapping[str, dict[Hashable, Any]],
+        known: Mapping[str, dict[Hashable, Any]],
+        dirty: Mapping[str, dict[Hashable, Any]],
+    ) -> dict[str, list[str]]:
+        """The jobs whose members may change group in this write (ADR 0445); read before
+        ``_regroup`` clears the stage rows' origins."""
+        if not self._member_groups:
+            return {}
+        members, stages = _MEMBER_GROUP_SOURCES
+        return member_groups.affected_jobs(
+            dirty.get(members, {}), origins.get(stages, {}), known.get(stages, {})
+        )
+
+    def _write_settled(
+        self,
+        conn: Connection,
+        dirty: Mapping[str, dict[Hashable, Any]],
+        targets: Mapping[str, sa.Table],
+        created: dict[str, int],
+        jobs: dict[str, list[str]],
+    ) -> None:
+        """``_write``, with the member groups of ``jobs`` moved along (ADR 0445)."""
+        if not jobs:
+            self._write(conn, dirty, targets)
+            return
+        members, stages = _MEMBER_GROUP_SOURCES
+        target = targets[member_groups.MEMBER_GROUPS.name]
+        with member_groups.settle(conn, targets[members], targets[stages], target, jobs, created):
+            self._write(conn, dirty, targets)
 
     def _write(
         self, conn: Connection, dirty: Mapping[str, dict[Hashable, Any]], targets: Mapping[str, sa.Table]

@@ -10,12 +10,13 @@ Cheap checks, per projection, on every start (and on ``jobctrl projections statu
 * ``key_count``: the per-execution key counts of a ``KeyDigest`` (ADR 0132) do not add up to the
   rows of its source table;
 * ``group_count``: the row counts per group of a ``GroupCount`` (ADR 0345) do not add up to the
-  rows of its source table.
+  rows of its source table;
+* ``member_count``: the executions' member groups (ADR 0445) do not add up to the member rows.
 
 ``deep`` (only ``--verify``) also re-hashes each execution's keys and compares them with the kept
 digests (``key_digest``), which finds a rewritten key the counts cannot see, and compares each
 ``GroupCount`` with the ``GROUP BY`` of its source (``group_counts``), which finds a row whose group
-changed behind the engine.
+changed behind the engine, and the member groups with theirs (``member_groups``).
 
 Shadow tables (``<table>__rebuild``) a killed rebuild left behind are listed by ``leftover_shadows``
 and dropped by ``heal`` before it checks anything.
@@ -38,8 +39,9 @@ from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.groupcount import counts_agree
 from jobctrl.projections.keydigest import EMPTY, shift
 from jobctrl.projections.model import Projection
+from jobctrl.projections.read_models.member_groups import MEMBER_GROUPS, groups_agree
 from jobctrl.projections.rebuild import rebuild
-from jobctrl.projections.schema import projection_row_counts
+from jobctrl.projections.schema import metadata, projection_row_counts
 from jobctrl.projections.sqlutil import reset_row_counts, shadow_of
 from jobctrl.projections.watermarks import read_watermark
 
@@ -51,7 +53,8 @@ SHADOW_SUFFIX = "__rebuild"
 class Finding:
     projection: str
     table: str
-    reason: str  # empty | row_count | key_count | key_digest | group_count | group_counts
+    # empty | row_count | key_count | key_digest | group_count | group_counts | member_count | member_groups
+    reason: str
     expected: int | None = None
     found: int | None = None
 
@@ -98,7 +101,15 @@ def _deep_digests(conn: Connection, projection: Projection) -> list[Finding]:
         source = next(t.table for t in projection.tables if t.name == grouping.source)
         if not counts_agree(conn, grouping, source):
             out.append(Finding(projection.name, grouping.source, "group_counts"))
+    if _keeps_member_groups(projection):
+        members, stages = (metadata.tables[n] for n in ("discovery_execution_jobs", "job_stage_states"))
+        if not groups_agree(conn, members, stages, MEMBER_GROUPS.table):
+            out.append(Finding(projection.name, MEMBER_GROUPS.name, "member_groups"))
     return out
+
+
+def _keeps_member_groups(projection: Projection) -> bool:
+    return any(t.name == MEMBER_GROUPS.name for t in projection.tables)
 
 
 def check_projection(
@@ -131,6 +142,12 @@ def check_projection(
         expected, found = int(kept.scalar_one()), _count(conn, source)
         if expected != found:
             out.append(Finding(projection.name, grouping.source, "group_count", expected, found))
+    if _keeps_member_groups(projection):
+        counted = MEMBER_GROUPS.table.c.member_count
+        kept = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(counted), 0)))
+        expected, found = int(kept.scalar_one()), _count(conn, metadata.tables["discovery_execution_jobs"])
+        if expected != found:
+            out.append(Finding(projection.name, MEMBER_GROUPS.name, "member_count", expected, found))
     if deep and not out:
         out.extend(_deep_digests(conn, projection))
     return out

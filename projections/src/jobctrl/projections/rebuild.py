@@ -25,8 +25,9 @@ from jobctrl.projections.engine import FoldEngine, read_log
 from jobctrl.projections.groupcount import group_select
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
+from jobctrl.projections.read_models.member_groups import MEMBER_GROUPS, refill
 from jobctrl.projections.rowcache import RowCache, frozen_heap, paused_gc
-from jobctrl.projections.schema import OPERATIONS_WATERMARK, projection_watermarks
+from jobctrl.projections.schema import OPERATIONS_WATERMARK, metadata, projection_watermarks
 from jobctrl.projections.sqlutil import copy_table, reset_row_counts, shadow_of
 from jobctrl.projections.watermarks import bump_replaced, ensure_watermark, read_watermark, set_watermark
 
@@ -48,6 +49,23 @@ class RebuildResult:
 
 def _head(conn: sa.Connection) -> int:
     return int(conn.execute(sa.select(sa.func.coalesce(sa.func.max(job_events.c.position), 0))).scalar_one())
+
+
+def _refill_member_groups(
+    conn: sa.Connection, selected: Sequence[Projection], into: dict[str, sa.Table]
+) -> list[sa.Table]:
+    """The member groups are the ``GROUP BY`` of the member and stage rows as they now are, whichever
+    of the two projections was rebuilt (ADR 0445); a table not rebuilt is read (and written) live.
+    Returns the live groups table when it was written outside the rebuilt tables."""
+    rebuilt = {t.name for p in selected for t in p.tables}
+    sources = ("discovery_execution_jobs", "job_stage_states")
+    if rebuilt.isdisjoint(sources):
+        return []
+    members, stages, target = (
+        into.get(name, metadata.tables[name]) for name in (*sources, MEMBER_GROUPS.name)
+    )
+    refill(conn, members, stages, target)
+    return [] if MEMBER_GROUPS.name in rebuilt else [target]
 
 
 def rebuild(
@@ -130,10 +148,11 @@ def rebuild(
                         [c.name for c in fill.columns], group_select(grouping, into[grouping.source])
                     )
                 )
+            outside = _refill_member_groups(conn, selected, into)
             if into is shadows:
                 for name, table in live.items():
                     copy_table(conn, shadows[name], table)
-            reset_row_counts(conn, [t.table for p in selected for t in p.tables])
+            reset_row_counts(conn, [t.table for p in selected for t in p.tables] + outside)
             # Rows replaced under the watermark (a partial rebuild never moves it, a full one may
             # not): a runner's rows kept from before this swap are stale now (ADR 0400).
             bump_replaced(conn, watermark)

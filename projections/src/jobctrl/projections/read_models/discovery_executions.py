@@ -11,7 +11,9 @@ One ``discovery_executions`` row per execution records the closing of its member
 preparation fan-out), a fact of the execution rather than of a job; member counts per cohort are a
 ``GROUP BY`` over ``discovery_execution_jobs`` (kept out of this row so a count can never disagree
 with the members).  ``discovery_execution_member_digests`` holds each execution's member-key count
-and incremental digest, written by the engine with the member rows (ADR 0132).
+and incremental digest, written by the engine with the member rows (ADR 0132), and
+``discovery_execution_member_groups`` its members counted by cohort, plan and stage states, written
+by the engine with the member and stage rows (ADR 0445).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from jobctrl.discovery.events import (
 from jobctrl.kernel.text import bound_text
 from jobctrl.projections.keydigest import DigestRow, digest_table, member_term
 from jobctrl.projections.model import EventInfo, Fold, KeyDigest, Projection, ReadModelTable
+from jobctrl.projections.read_models.member_groups import MEMBER_GROUPS
 from jobctrl.projections.schema import execution_key_columns, execution_key_values, metadata
 from jobctrl.projections.times import utc_or_none
 
@@ -198,7 +201,7 @@ def on_closed(
 
 PROJECTION = Projection(
     name="discovery_executions",
-    tables=(EXECUTION_JOBS, EXECUTIONS, MEMBER_DIGESTS),
+    tables=(EXECUTION_JOBS, EXECUTIONS, MEMBER_DIGESTS, MEMBER_GROUPS),
     folds=(
         Fold(DiscoveryExecutionMemberLinked, EXECUTION_JOBS, _member_key, on_linked),
         Fold(DiscoveryExecutionMemberPromoted, EXECUTION_JOBS, _member_key, on_promoted),

@@ -13,7 +13,8 @@ median of the rounds' p95s, ratios the median of the per-round ratios):
   totals and the execution's member groups come from the ``TotalsCache`` (ADR 0237); the coverage
   proof, running rows, samples and heartbeats are live;
 * ``operations.cold_p95_ms``: the same read without the cache (every read after a watermark move);
-  the stage totals come from ``job_stage_counts``, which the seed fills as the fold would (ADR 0345);
+  the stage totals come from ``job_stage_counts`` and the member groups from
+  ``discovery_execution_member_groups``, which the seed fills as the fold would (ADRs 0345, 0445);
 * ``operations.ratio_vs_count`` / ``operations.cold_ratio_vs_count``: each against the baseline.
 """
 
@@ -39,6 +40,8 @@ from jobctrl.projections.read_models.discovery_executions import (
     discovery_execution_jobs,
     discovery_execution_member_digests,
 )
+from jobctrl.projections.read_models.member_groups import discovery_execution_member_groups
+from jobctrl.projections.read_models.member_groups import refill as refill_member_groups
 from jobctrl.projections.read_models.pipeline_steps import (
     pipeline_step_key_digests,
     pipeline_step_projections,
@@ -183,6 +186,10 @@ def seed(db: Database, jobs: int, members: int, now: datetime) -> None:
                 )
                 for i in range(members)
             ],
+        )
+        # The member groups the fold keeps beside the members and stage rows (ADR 0445).
+        refill_member_groups(
+            conn, discovery_execution_jobs, job_stage_states, discovery_execution_member_groups
         )
         conn.execute(
             sa.insert(pipeline_step_projections),

@@ -16,6 +16,7 @@ from jobctrl.projections.read_models.discovery_executions import (
     discovery_executions,
 )
 from jobctrl.projections.read_models.discovery_runs import discovery_run_projections
+from jobctrl.projections.read_models.member_groups import NO_ROW, discovery_execution_member_groups
 from jobctrl.projections.read_models.pipeline_steps import pipeline_step_projections
 from jobctrl.projections.read_models.stage_states import job_stage_states
 from jobctrl.projections.read_models.workflow_runs import workflow_run_projections
@@ -108,14 +109,38 @@ def _member_groups_query() -> sa.Select[Any]:
 
 
 _MEMBER_GROUPS = _member_groups_query()
+_g = discovery_execution_member_groups.c
+_KEPT_GROUPS = sa.select(
+    _g.cohort,
+    _g.plan_state,
+    _g.required_steps_json,
+    *(_g[f"state_{stage}"] for stage in STAGES),
+    _g.score_cancel,
+    _g.member_count,
+).where(_of_execution(discovery_execution_member_groups))
+_MEMBER_COUNT = (
+    sa.select(sa.func.count())
+    .select_from(discovery_execution_jobs)
+    .where(_of_execution(discovery_execution_jobs))
+)
 
 
 def _member_groups(conn: sa.Connection, ex: ExecutionKey) -> list[_MemberGroup]:
-    """The execution's members counted by (cohort, plan, required stages, state per stage)."""
-    rows = conn.execute(_MEMBER_GROUPS, _execution_params(ex))
+    """The execution's members counted by (cohort, plan, required stages, state per stage).
+
+    Read from the groups the fold keeps (ADR 0445): a few rows, not a probe per member and stage.
+    Kept groups that do not add up to the execution's member rows are not trusted: the groups are
+    then counted from the members themselves (the same answer the kept rows owe)."""
+    params = _execution_params(ex)
+    kept = [
+        (cohort, plan, steps, *(None if state == NO_ROW else state for state in states), cancel or None, n)
+        for cohort, plan, steps, *states, cancel, n in conn.execute(_KEPT_GROUPS, params)
+    ]
+    if sum(int(row[-1]) for row in kept) != int(conn.execute(_MEMBER_COUNT, params).scalar_one()):
+        kept = [tuple(row) for row in conn.execute(_MEMBER_GROUPS, params)]
     parsed: dict[str, tuple[str, ...]] = {}  # most members share one of a few step lists
     groups = []
-    for cohort, plan, steps_json, *states, score_cancel, n in rows:
+    for cohort, plan, steps_json, *states, score_cancel, n in kept:
         if (steps := parsed.get(steps_json)) is None:
             steps = parsed[steps_json] = tuple(st for st in json.loads(steps_json) if st in STAGES)
         by_stage = {st: state for st, state in zip(STAGES, states, strict=True) if state is not None}
