@@ -6,6 +6,9 @@ runs that suite and writes its figures to ``OUT``, and the parent merges them.  
 the heap that the append and projections suites grew stayed alive for the suites after them, and a
 full cyclic collection of it stalled the whole process for seconds (an 8.19 s workflow task in the
 pipeline suite that only scheduled the next activity).
+
+Between two suites the parent waits, up to a bound, until every process the previous child started
+has exited (ADR 0446, ``settle``), and prints how long it waited.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from rich.console import Console
 from rich.table import Table
 
 from jobctrl.testing.bench.method import load_average
+from jobctrl.testing.bench.settle import become_subreaper, live_descendants, wait_for_descendants
 
 # Suites in the order they run; each is ``jobctrl.testing.bench.<name>`` with ``run(results)``.
 SUITES: tuple[str, ...] = ("append", "projections", "temporal", "pipeline", "operations", "sse")
@@ -84,24 +88,39 @@ def _child(argv: list[str]) -> int:
     return 0
 
 
-def main(argv: list[str], package: str = PACKAGE) -> int:
+def main(argv: list[str], package: str = PACKAGE, *, settle: bool = False) -> int:
     """Run the ``argv`` suites (default: all of ``SUITES``) of ``package``, each in a child process.
 
-    A suite that fails stops the run with its child's exit status, and nothing is written."""
+    A suite that fails stops the run with its child's exit status, and nothing is written.
+    ``settle`` (the command line's ``make bench``): this process becomes a child subreaper and starts
+    each suite only once the processes the previous one started are gone (ADR 0446); left off in a
+    process that has children of its own to look after (a test session)."""
     if argv[:1] == [SUITE_FLAG]:
         return _child(argv[1:])
     selected = argv or list(SUITES)
     results: dict[str, Any] = {}
     console = Console()
+    if settle:
+        become_subreaper()  # a suite's orphaned processes become this process's children (ADR 0446)
     with tempfile.TemporaryDirectory(prefix="jobctrl-bench-") as scratch:
         for name in selected:
             out = Path(scratch) / f"{name}.json"
             command = [sys.executable, "-m", PACKAGE, SUITE_FLAG, name, f"{package}.{name}", str(out)]
+            before = frozenset(pid for pid, _name in live_descendants()) if settle else frozenset()
             status = subprocess.run(command, check=False).returncode
+            if settle:  # the next suite starts once this one's processes are gone, or the bound ran out
+                settled = wait_for_descendants(ignore=before)
+                left = ", ".join(f"{n} ({pid})" for pid, n in settled.left) or "none"
+                console.print(
+                    f"  {name}: waited {settled.waited_s:.2f}s for its processes to exit; left: {left}"
+                )
             if status != 0:
                 console.print(f"[bold red]bench {name} failed (exit status {status})[/]")
                 return status
             results.update(json.loads(out.read_text()))
+            if settle:
+                results[f"{name}.exit_wait_s"] = round(settled.waited_s, 2)
+                results[f"{name}.exit_left"] = len(settled.left)
     out_dir = Path(".bench")
     out_dir.mkdir(exist_ok=True)
     path = out_dir / "results.json"
@@ -118,4 +137,4 @@ def main(argv: list[str], package: str = PACKAGE) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(sys.argv[1:]))
+    raise SystemExit(main(sys.argv[1:], settle=True))
