@@ -46,8 +46,6 @@ Step = tuple[
     str,
 ]
 Steps = tuple[Step, ...]
-#: the tables a member's group is read from (ADR 0445): members, stage rows
-_MEMBER_GROUP_SOURCES = ("discovery_execution_jobs", "job_stage_states")
 
 
 class FoldEngine:
@@ -75,7 +73,7 @@ class FoldEngine:
         # rows when the engine folds both (the runner); a rebuild refills them at its swap.
         self._member_groups = group_counts and {
             member_groups.MEMBER_GROUPS.name,
-            *_MEMBER_GROUP_SOURCES,
+            *member_groups.SOURCES,
         } <= {t.name for p in self.projections for t in p.tables}
         by_type: dict[str, list[Fold[Any, Any]]] = defaultdict(list)
         for projection in self.projections:
@@ -312,7 +310,7 @@ class FoldEngine:
             # as "no row" writes nothing), then track changes as usual (ADR 0415).
             self._write_all(conn, cache.rows, targets)
             if self._member_groups:  # every member is new: count them all (ADR 0445)
-                members, stages = (targets[n] for n in _MEMBER_GROUP_SOURCES)
+                members, stages = (targets[n] for n in member_groups.SOURCES)
                 target = targets[member_groups.MEMBER_GROUPS.name]
                 member_groups.refill(conn, members, stages, target, cache.created)
             cache.fresh = False
@@ -339,7 +337,7 @@ class FoldEngine:
         ``_regroup`` clears the stage rows' origins."""
         if not self._member_groups:
             return {}
-        members, stages = _MEMBER_GROUP_SOURCES
+        members, stages = member_groups.SOURCES
         return member_groups.affected_jobs(
             dirty.get(members, {}), origins.get(stages, {}), known.get(stages, {})
         )
@@ -356,7 +354,7 @@ class FoldEngine:
         if not jobs:
             self._write(conn, dirty, targets)
             return
-        members, stages = _MEMBER_GROUP_SOURCES
+        members, stages = member_groups.SOURCES
         target = targets[member_groups.MEMBER_GROUPS.name]
         with member_groups.settle(conn, targets[members], targets[stages], target, jobs, created):
             self._write(conn, dirty, targets)

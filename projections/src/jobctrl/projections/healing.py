@@ -39,7 +39,7 @@ from jobctrl.kernel.store.schema import job_events
 from jobctrl.projections.groupcount import counts_agree
 from jobctrl.projections.keydigest import EMPTY, shift
 from jobctrl.projections.model import Projection
-from jobctrl.projections.read_models.member_groups import MEMBER_GROUPS, groups_agree
+from jobctrl.projections.read_models.member_groups import MEMBER_GROUPS, SOURCES, groups_agree
 from jobctrl.projections.rebuild import rebuild
 from jobctrl.projections.schema import metadata, projection_row_counts
 from jobctrl.projections.sqlutil import reset_row_counts, shadow_of
@@ -102,7 +102,7 @@ def _deep_digests(conn: Connection, projection: Projection) -> list[Finding]:
         if not counts_agree(conn, grouping, source):
             out.append(Finding(projection.name, grouping.source, "group_counts"))
     if _keeps_member_groups(projection):
-        members, stages = (metadata.tables[n] for n in ("discovery_execution_jobs", "job_stage_states"))
+        members, stages = (metadata.tables[n] for n in SOURCES)
         if not groups_agree(conn, members, stages, MEMBER_GROUPS.table):
             out.append(Finding(projection.name, MEMBER_GROUPS.name, "member_groups"))
     return out
@@ -145,7 +145,7 @@ def check_projection(
     if _keeps_member_groups(projection):
         counted = MEMBER_GROUPS.table.c.member_count
         kept = conn.execute(sa.select(sa.func.coalesce(sa.func.sum(counted), 0)))
-        expected, found = int(kept.scalar_one()), _count(conn, metadata.tables["discovery_execution_jobs"])
+        expected, found = int(kept.scalar_one()), _count(conn, metadata.tables[SOURCES[0]])
         if expected != found:
             out.append(Finding(projection.name, MEMBER_GROUPS.name, "member_count", expected, found))
     if deep and not out:

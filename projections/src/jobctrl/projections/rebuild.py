@@ -25,7 +25,7 @@ from jobctrl.projections.engine import FoldEngine, read_log
 from jobctrl.projections.groupcount import group_select
 from jobctrl.projections.migrate import migrate
 from jobctrl.projections.model import Projection
-from jobctrl.projections.read_models.member_groups import MEMBER_GROUPS, refill
+from jobctrl.projections.read_models.member_groups import MEMBER_GROUPS, SOURCES, refill
 from jobctrl.projections.rowcache import RowCache, frozen_heap, paused_gc
 from jobctrl.projections.schema import OPERATIONS_WATERMARK, metadata, projection_watermarks
 from jobctrl.projections.sqlutil import copy_table, reset_row_counts, shadow_of
@@ -58,11 +58,10 @@ def _refill_member_groups(
     of the two projections was rebuilt (ADR 0445); a table not rebuilt is read (and written) live.
     Returns the live groups table when it was written outside the rebuilt tables."""
     rebuilt = {t.name for p in selected for t in p.tables}
-    sources = ("discovery_execution_jobs", "job_stage_states")
-    if rebuilt.isdisjoint(sources):
+    if rebuilt.isdisjoint(SOURCES):
         return []
     members, stages, target = (
-        into.get(name, metadata.tables[name]) for name in (*sources, MEMBER_GROUPS.name)
+        into.get(name, metadata.tables[name]) for name in (*SOURCES, MEMBER_GROUPS.name)
     )
     refill(conn, members, stages, target)
     return [] if MEMBER_GROUPS.name in rebuilt else [target]

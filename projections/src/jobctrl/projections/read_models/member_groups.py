@@ -30,6 +30,8 @@ from jobctrl.projections.schema import execution_key_columns, metadata
 
 #: the per-job stages a member's group records the state of, in column order
 GROUP_STAGES: tuple[str, ...] = ("enrich", "score", "tailor", "cover")
+#: the tables a member's group is read from: the members, then their stage rows
+SOURCES: tuple[str, str] = ("discovery_execution_jobs", "job_stage_states")
 NO_ROW = ""  # the state (and cancel reason) of a stage the job has no row for
 _CHUNK = 400  # jobs per ``IN`` list
 
